@@ -1,0 +1,1 @@
+"""Rollhouse clients package."""

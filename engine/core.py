@@ -1,0 +1,173 @@
+"""The contract every game honours, and the registry of games by name.
+
+A game is a *decider* (see ``../ARCHITECTURE``):
+
+* ``setup(seats, options, seed) -> Event`` validates the room's options and decides
+  everything random about the start (shuffles, first player) into one setup event;
+  ``create(setup_event) -> State`` builds the first state from it.
+* ``decide(state, command) -> tuple[Event, ...]`` returns the events a command
+  causes or raises a :class:`~engine.errors.Rejection` with a stable code. Dice and
+  shuffles are drawn here from :func:`rng_for` (seeded by the state's ``seed`` and
+  its count of ``draws``) and written into the events.
+* ``evolve(state, event) -> State`` applies one event. It never draws.
+* ``view(state, viewer) -> dict`` is plain data for a seat (an ``int``) or a
+  spectator (``None``). Hidden things never appear in it.
+* ``legal_commands(state, seat)``, ``awaiting(state)`` (seats whose clock runs),
+  ``timeout_command(state, seat)`` (what a seat's clock runs out into),
+  ``is_over(state)`` and ``result(state)``.
+
+Commands and events are ``@attrs.frozen`` classes with a ``TYPE`` tag; commands
+carry the acting ``seat``, which the server fills from the authenticated
+connection. :mod:`engine.data` converts them to and from plain data.
+
+Replaying the log reproduces the state exactly: ``replay(game, events)``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Generic, Protocol, TypeVar
+
+import attrs
+
+from engine.data import Registry
+
+State = TypeVar("State")
+Seat = int
+Viewer = int | None
+"""A seat number (0-based) or ``None`` for a spectator."""
+
+
+@attrs.frozen
+class Result:
+    """How a finished game came out: each seat's total and the winners (ties shared)."""
+
+    scores: tuple[int, ...]
+    winners: tuple[int, ...]
+    detail: Mapping[str, Any] = attrs.field(factory=dict)
+
+
+class Game(Protocol[State]):
+    """What the server, the bots and the clients rely on, for every game."""
+
+    name: str
+    title: str
+    min_seats: int
+    max_seats: int
+    commands: Registry
+    events: Registry
+
+    def default_options(self) -> dict[str, Any]:
+        """Every option with its default value (plain data)."""
+        ...
+
+    def setup(self, seats: int, options: Mapping[str, Any], seed: int) -> Any:
+        """Validate ``options`` (raising BadOptions) and decide the setup event."""
+        ...
+
+    def create(self, setup_event: Any) -> State:
+        """The first state, from the setup event."""
+        ...
+
+    def decide(self, state: State, command: Any) -> tuple[Any, ...]:
+        """Events caused by ``command``, or a Rejection."""
+        ...
+
+    def evolve(self, state: State, event: Any) -> State:
+        """Apply one event."""
+        ...
+
+    def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
+        """What ``viewer`` may see, as plain data."""
+        ...
+
+    def legal_commands(self, state: State, seat: Seat) -> list[Any]:
+        """Every command ``seat`` may send now (for bots and UIs)."""
+        ...
+
+    def awaiting(self, state: State) -> frozenset[Seat]:
+        """The seats the game waits for now (their clocks run)."""
+        ...
+
+    def timeout_command(self, state: State, seat: Seat) -> Any | None:
+        """The command ``seat``'s clock runs out into, if it is awaited."""
+        ...
+
+    def is_over(self, state: State) -> bool:
+        """Whether the game has ended."""
+        ...
+
+    def result(self, state: State) -> Result | None:
+        """Totals and winners once the game is over."""
+        ...
+
+    def public_name(self, event: Any) -> str:
+        """A short public name of an event, for clients to animate (e.g. ``rollie``)."""
+        ...
+
+
+def rng_for(seed: int, draws: int) -> random.Random:
+    """A generator determined by the game's seed and how many draws came before.
+
+    ``decide`` stays a pure function of its state: the same state always draws the
+    same dice, and the faces are written into events, so replay needs no RNG.
+    """
+    digest = hashlib.blake2b(f"{seed}:{draws}".encode(), digest_size=8).digest()
+    return random.Random(int.from_bytes(digest, "big"))
+
+
+@attrs.frozen
+class Played(Generic[State]):
+    """A state together with the events that produced it."""
+
+    state: State
+    events: tuple[Any, ...]
+
+
+def replay(game: Game[State], events: Sequence[Any]) -> State:
+    """Rebuild the state from the full event list (the setup event first)."""
+    state = game.create(events[0])
+    for event in events[1:]:
+        state = game.evolve(state, event)
+    return state
+
+
+def apply(game: Game[State], state: State, events: Iterable[Any]) -> State:
+    """Evolve ``state`` by each of ``events`` in order."""
+    for event in events:
+        state = game.evolve(state, event)
+    return state
+
+
+_GAMES: dict[str, Game[Any]] = {}
+
+
+def register(game: Game[Any]) -> Game[Any]:
+    """Make ``game`` reachable by its name."""
+    _GAMES[game.name] = game
+    return game
+
+
+def get_game(name: str) -> Game[Any]:
+    """The game registered as ``name``; raises KeyError when there is none."""
+    _load_builtin()
+    return _GAMES[name]
+
+
+def games() -> dict[str, Game[Any]]:
+    """Every registered game by name."""
+    _load_builtin()
+    return dict(_GAMES)
+
+
+def _load_builtin() -> None:
+    import importlib
+
+    for module in ("engine.rollie", "engine.roll_player", "engine.roll_builder"):
+        try:
+            importlib.import_module(module)
+        except ModuleNotFoundError as exc:
+            if exc.name != module:
+                raise

@@ -1,0 +1,213 @@
+"""Lossless, strict conversion between attrs values and plain data.
+
+Plain data is what both msgpack and JSON carry: ``None``, ``bool``, ``int``,
+``str``, lists and string-keyed dicts. Commands and events are ``@attrs.frozen``
+classes with a class-level ``TYPE`` tag; :func:`to_data` writes
+``{"type": TYPE, **fields}`` and :func:`from_data` reads it back, checking every
+field's type (``True`` is not an int here, ``"1"`` is not a number) and refusing
+unknown or missing fields with :class:`~engine.errors.InvalidCommand` naming the
+field.
+
+Supported field types: ``int``, ``str``, ``bool``, ``None``, ``X | None``,
+``tuple[X, ...]``, ``tuple[X, Y]``, ``frozenset[X]`` (written as a sorted list),
+``dict[str|int, X]`` (int keys written as strings for JSON's sake), ``Literal``,
+and nested attrs classes.
+"""
+
+from __future__ import annotations
+
+import types
+import typing
+from collections.abc import Mapping
+from functools import cache
+from typing import Any, ClassVar, Literal, Protocol, TypeVar, get_args, get_origin
+
+import attrs
+
+from engine.errors import InvalidCommand
+
+T = TypeVar("T")
+
+
+class Tagged(Protocol):
+    """An attrs class with a stable wire tag."""
+
+    TYPE: ClassVar[str]
+
+
+@cache
+def _hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
+def to_data(value: Any) -> Any:
+    """Convert an attrs value (or a container of them) to plain data."""
+    if value is None or isinstance(value, bool | int | str):
+        return value
+    if attrs.has(type(value)):
+        out: dict[str, Any] = {}
+        tag = getattr(type(value), "TYPE", None)
+        if tag is not None:
+            out["type"] = tag
+        for field in attrs.fields(type(value)):
+            out[field.name] = to_data(getattr(value, field.name))
+        return out
+    if isinstance(value, tuple | list):
+        return [to_data(v) for v in value]
+    if isinstance(value, frozenset | set):
+        return [to_data(v) for v in sorted(value)]
+    if isinstance(value, Mapping):
+        return {str(k): to_data(v) for k, v in value.items()}
+    raise TypeError(f"cannot convert {type(value).__name__} to plain data")
+
+
+def from_data(cls: type[T], data: Any, where: str = "") -> T:
+    """Build ``cls`` from plain data, strictly. Raises InvalidCommand naming the field."""
+    return typing.cast(T, _convert(cls, data, where or cls.__name__))
+
+
+def _fail(where: str, expected: str, got: Any) -> InvalidCommand:
+    return InvalidCommand(
+        f"{where}: expected {expected}, got {type(got).__name__}",
+        code="command/bad_field",
+        field=where,
+    )
+
+
+def _convert(tp: Any, data: Any, where: str) -> Any:  # noqa: PLR0911, PLR0912
+    origin = get_origin(tp)
+    if tp is Any:
+        return data
+    if tp is type(None) or tp is None:
+        if data is not None:
+            raise _fail(where, "null", data)
+        return None
+    if tp is bool:
+        if not isinstance(data, bool):
+            raise _fail(where, "bool", data)
+        return data
+    if tp is int:
+        if isinstance(data, bool) or not isinstance(data, int):
+            raise _fail(where, "int", data)
+        return data
+    if tp is str:
+        if not isinstance(data, str):
+            raise _fail(where, "str", data)
+        return data
+    if origin is Literal:
+        if data not in get_args(tp) or isinstance(data, bool) != isinstance(get_args(tp)[0], bool):
+            raise _fail(where, f"one of {list(get_args(tp))}", data)
+        return data
+    if origin in (types.UnionType, typing.Union):
+        errors = []
+        for arm in get_args(tp):
+            try:
+                return _convert(arm, data, where)
+            except InvalidCommand as exc:
+                errors.append(exc)
+        raise _fail(where, " or ".join(_name(a) for a in get_args(tp)), data)
+    if origin is tuple:
+        if not isinstance(data, list | tuple):
+            raise _fail(where, "list", data)
+        args = get_args(tp)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_convert(args[0], v, f"{where}[{i}]") for i, v in enumerate(data))
+        if len(args) != len(data):
+            raise _fail(where, f"list of {len(args)}", data)
+        return tuple(_convert(a, v, f"{where}[{i}]") for i, (a, v) in enumerate(zip(args, data)))
+    if origin is frozenset:
+        if not isinstance(data, list | tuple):
+            raise _fail(where, "list", data)
+        (arg,) = get_args(tp)
+        return frozenset(_convert(arg, v, f"{where}[{i}]") for i, v in enumerate(data))
+    if origin is dict or origin is Mapping:
+        if not isinstance(data, Mapping):
+            raise _fail(where, "map", data)
+        key_t, val_t = get_args(tp)
+        out = {}
+        for k, v in data.items():
+            out[_key(key_t, k, where)] = _convert(val_t, v, f"{where}.{k}")
+        return out
+    if isinstance(tp, type) and attrs.has(tp):
+        return _structure(tp, data, where)
+    raise TypeError(f"{where}: unsupported field type {tp!r}")
+
+
+def _key(key_t: Any, k: Any, where: str) -> Any:
+    if key_t is int:
+        if isinstance(k, int) and not isinstance(k, bool):
+            return k
+        if isinstance(k, str) and (k.isdigit() or (k.startswith("-") and k[1:].isdigit())):
+            return int(k)
+        raise _fail(f"{where} key", "int", k)
+    if not isinstance(k, str):
+        raise _fail(f"{where} key", "str", k)
+    return k
+
+
+def _structure(cls: type, data: Any, where: str) -> Any:
+    if not isinstance(data, Mapping):
+        raise _fail(where, "map", data)
+    hints = _hints(cls)
+    tag = getattr(cls, "TYPE", None)
+    names = {f.name for f in attrs.fields(cls)}
+    for key in data:
+        if key == "type" and tag is not None:
+            continue
+        if key not in names:
+            raise InvalidCommand(
+                f"{where}: unknown field {key!r}", code="command/unknown_field", field=str(key)
+            )
+    kwargs = {}
+    for field in attrs.fields(cls):
+        if field.name not in data:
+            if field.default is attrs.NOTHING:
+                raise InvalidCommand(
+                    f"{where}: missing field {field.name!r}",
+                    code="command/missing_field",
+                    field=field.name,
+                )
+            continue
+        kwargs[field.name] = _convert(hints[field.name], data[field.name], f"{where}.{field.name}")
+    try:
+        return cls(**kwargs)
+    except (ValueError, TypeError) as exc:
+        raise InvalidCommand(f"{where}: {exc}", code="command/bad_field") from exc
+
+
+def _name(tp: Any) -> str:
+    return getattr(tp, "__name__", repr(tp))
+
+
+class Registry:
+    """Tag -> class table for one game's commands or events."""
+
+    def __init__(self, kind: str, classes: list[type]) -> None:
+        self.kind = kind
+        self.by_tag: dict[str, type] = {}
+        for cls in classes:
+            tag = cls.TYPE  # type: ignore[attr-defined]
+            if tag in self.by_tag:
+                raise ValueError(f"duplicate {kind} tag {tag!r}")
+            self.by_tag[tag] = cls
+
+    def load(self, data: Any, **extra: Any) -> Any:
+        """Build the tagged value described by ``data`` (plus server-side ``extra`` fields)."""
+        if not isinstance(data, Mapping):
+            raise InvalidCommand(f"{self.kind}: expected a map", code="command/bad_field")
+        tag = data.get("type")
+        cls = self.by_tag.get(tag) if isinstance(tag, str) else None
+        if cls is None:
+            raise InvalidCommand(
+                f"unknown {self.kind} type {tag!r}; known: {sorted(self.by_tag)}",
+                code="command/unknown_type",
+                field="type",
+            )
+        for key in extra:
+            if key in data:
+                raise InvalidCommand(
+                    f"{self.kind}: field {key!r} is set by the server",
+                    code="command/unknown_field",
+                    field=key,
+                )
+        return from_data(cls, {**data, **extra}, where=tag)

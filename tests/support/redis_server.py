@@ -1,0 +1,1 @@
+"""Placeholder: the redis_server fixture is written with the event store."""
