@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Generic, Protocol, TypeVar
 
 import attrs
@@ -38,6 +38,12 @@ State = TypeVar("State")
 Seat = int
 Viewer = int | None
 """A seat number (0-based) or ``None`` for a spectator."""
+
+
+Policy = Callable[[dict[str, Any], int, list[Any], random.Random], Any]
+"""A bot: ``policy(view, seat, legal_commands, rng) -> command`` (one of ``legal_commands``).
+
+Pure: it sees only what the seat's view shows, and draws only from ``rng``."""
 
 
 @attrs.frozen
@@ -58,6 +64,8 @@ class Game(Protocol[State]):
     max_seats: int
     commands: Registry
     events: Registry
+    policies: Mapping[str, Policy]
+    """Bot policies by name; the first is the default."""
 
     def default_options(self) -> dict[str, Any]:
         """Every option with its default value (plain data)."""

@@ -74,7 +74,7 @@ def _fail(where: str, expected: str, got: Any) -> InvalidCommand:
     )
 
 
-def _convert(tp: Any, data: Any, where: str) -> Any:  # noqa: PLR0911, PLR0912
+def _convert(tp: Any, data: Any, where: str) -> Any:
     origin = get_origin(tp)
     if tp is Any:
         return data
@@ -114,7 +114,8 @@ def _convert(tp: Any, data: Any, where: str) -> Any:  # noqa: PLR0911, PLR0912
             return tuple(_convert(args[0], v, f"{where}[{i}]") for i, v in enumerate(data))
         if len(args) != len(data):
             raise _fail(where, f"list of {len(args)}", data)
-        return tuple(_convert(a, v, f"{where}[{i}]") for i, (a, v) in enumerate(zip(args, data)))
+        pairs = enumerate(zip(args, data, strict=True))
+        return tuple(_convert(a, v, f"{where}[{i}]") for i, (a, v) in pairs)
     if origin is frozenset:
         if not isinstance(data, list | tuple):
             raise _fail(where, "list", data)
