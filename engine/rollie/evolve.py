@@ -1,0 +1,126 @@
+"""Rollie's ``create`` and ``evolve``: one small case per event, nothing drawn."""
+
+from __future__ import annotations
+
+import attrs
+
+from engine.rollie.model import (
+    NO_BILLS,
+    TABLE,
+    Crashed,
+    DicePassed,
+    Event,
+    GameEnded,
+    Rolled,
+    RollieCalled,
+    RoundEnded,
+    RoundStarted,
+    Secured,
+    SetUp,
+    State,
+    Took,
+    add,
+    bump,
+    put,
+)
+
+
+def create(setup: SetUp) -> State:
+    """The first state: full Bank, the top Start token face up, everyone in play."""
+    n = setup.seats
+    return State(
+        seats=n,
+        bills_per_value=setup.bills_per_value,
+        seed=setup.seed,
+        draws=1,  # draw 0 was the setup's shuffle
+        phase="rolling",
+        round=1,
+        first_player=setup.first_player,
+        bank=(setup.bills_per_value,) * len(TABLE.values),
+        bets=(NO_BILLS,) * n,
+        wallets=(NO_BILLS,) * n,
+        tokens=((),) * n,
+        face_up=setup.tokens[:1],
+        face_down=setup.tokens[1:],
+        in_play=frozenset(range(n)),
+        decided=frozenset(),
+    )
+
+
+def evolve(state: State, event: Event) -> State:
+    """Apply one event."""
+    match event:
+        case Rolled(dice=dice):
+            return attrs.evolve(
+                state,
+                phase="deciding",
+                dice=dice,
+                draws=state.draws + 1,
+                decided=frozenset(),
+                took_this_turn=False,
+            )
+        case Took(seat=seat, value=value):
+            return _took(state, seat, value)
+        case Secured(seat=seat, token=token):
+            return _secured(state, seat, token)
+        case RollieCalled():
+            return state
+        case Crashed(seat=seat):
+            bet = state.bets[seat]
+            return attrs.evolve(
+                state, bank=add(state.bank, bet), bets=put(state.bets, seat, NO_BILLS)
+            )
+        case DicePassed(first_player=first):
+            return attrs.evolve(state, phase="rolling", first_player=first, decided=frozenset())
+        case RoundEnded():
+            return attrs.evolve(
+                state, phase="rolling", in_play=frozenset(range(state.seats)), decided=frozenset()
+            )
+        case RoundStarted(round=number, token=token, first_player=first):
+            return attrs.evolve(
+                state,
+                round=number,
+                first_player=first,
+                face_up=(*state.face_up, token),
+                face_down=tuple(t for t in state.face_down if t != token),
+            )
+        case GameEnded():
+            bank = state.bank
+            for bet in state.bets:
+                bank = add(bank, bet)
+            return attrs.evolve(state, phase="over", bank=bank, bets=(NO_BILLS,) * state.seats)
+        case SetUp():
+            return create(event)
+    raise TypeError(f"not a Rollie event: {event!r}")  # pragma: no cover
+
+
+def _took(state: State, seat: int, value: int) -> State:
+    bank = bump(state.bank, value, -1)
+    exhausted = state.exhausted
+    if bank[TABLE.index(value)] == 0:
+        exhausted = exhausted | {value}
+    return attrs.evolve(
+        state,
+        bank=bank,
+        bets=put(state.bets, seat, bump(state.bets[seat], value, 1)),
+        decided=state.decided | {seat},
+        took_this_turn=True,
+        exhausted=exhausted,
+    )
+
+
+def _secured(state: State, seat: int, token: int | None) -> State:
+    tokens = state.tokens
+    face_up = state.face_up
+    if token is not None:
+        tokens = (*tokens[:seat], (*tokens[seat], token), *tokens[seat + 1 :])
+        face_up = tuple(t for t in face_up if t != token)
+    return attrs.evolve(
+        state,
+        wallets=put(state.wallets, seat, add(state.wallets[seat], state.bets[seat])),
+        bets=put(state.bets, seat, NO_BILLS),
+        tokens=tokens,
+        face_up=face_up,
+        in_play=state.in_play - {seat},
+        decided=state.decided | {seat},
+    )

@@ -1,0 +1,262 @@
+"""Rollie's values: the data table, the state, the commands and the events.
+
+Everything numeric the rulebook names lives in :data:`TABLE` (one frozen value), so a
+publisher's exact values can replace ours in one place. Counts of bills are kept as
+tuples indexed like ``TABLE.values`` so the frozen state stays truly immutable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import ClassVar, Literal
+
+import attrs
+
+Face = int | str
+"""A die face: a bill value (``int``) or the string ``"R"``."""
+
+R: str = "R"
+Phase = Literal["rolling", "deciding", "over"]
+
+
+@attrs.frozen
+class Table:
+    """The component values (see content/rollie-decisions.md)."""
+
+    values: tuple[int, ...]
+    """Bill values, one colour each, in display order."""
+    faces: tuple[Face, ...]
+    """The six faces of each die."""
+    start_tokens: tuple[int, ...]
+    """Start token numbers; a higher number wins a bonus tie."""
+    bonuses: Mapping[int, tuple[int, ...]]
+    """Bonus token amounts per colour, 1st place first."""
+    bills_per_value: int = 30
+
+    def index(self, value: int) -> int:
+        """Position of ``value`` in ``values``."""
+        return self.values.index(value)
+
+
+TABLE = Table(
+    values=(-5, 0, 2, 5, 10),
+    faces=(-5, 0, 2, 5, 10, R),
+    start_tokens=(1, 2, 3, 4, 5, 6, 7),
+    bonuses={-5: (100, 60, 40), 0: (80, 50, 30), 2: (70, 40, 20), 5: (50, 30), 10: ()},
+)
+
+Counts = tuple[int, ...]
+"""Bills per value, indexed like ``TABLE.values``."""
+
+NO_BILLS: Counts = (0,) * len(TABLE.values)
+
+
+def add(a: Counts, b: Counts) -> Counts:
+    """Element-wise sum of two bill counts."""
+    return tuple(x + y for x, y in zip(a, b, strict=True))
+
+
+def bump(counts: Counts, value: int, delta: int) -> Counts:
+    """``counts`` with ``delta`` bills of ``value`` added."""
+    i = TABLE.index(value)
+    return (*counts[:i], counts[i] + delta, *counts[i + 1 :])
+
+
+def worth(counts: Counts) -> int:
+    """Face value of a bill count."""
+    return sum(n * v for n, v in zip(counts, TABLE.values, strict=True))
+
+
+def put(seq: tuple[Counts, ...], seat: int, counts: Counts) -> tuple[Counts, ...]:
+    """``seq`` with entry ``seat`` replaced."""
+    return (*seq[:seat], counts, *seq[seat + 1 :])
+
+
+# -- commands ---------------------------------------------------------------------
+
+
+@attrs.frozen
+class Roll:
+    """The First player rolls the two dice."""
+
+    TYPE: ClassVar[str] = "roll"
+    seat: int
+
+
+@attrs.frozen
+class Take:
+    """Take a bill of ``value`` from the Bank into the Bet."""
+
+    TYPE: ClassVar[str] = "take"
+    seat: int
+    value: int
+
+
+@attrs.frozen
+class Secure:
+    """Move the Bet to the Wallet (and take the best face-up Start token)."""
+
+    TYPE: ClassVar[str] = "secure"
+    seat: int
+
+
+Command = Roll | Take | Secure
+COMMANDS: tuple[type, ...] = (Roll, Take, Secure)
+
+
+# -- events -----------------------------------------------------------------------
+
+
+@attrs.frozen
+class SetUp:
+    """The table is laid out: ``tokens`` is the shuffled Start token pile, top first;
+    the top one is turned face up at once."""
+
+    TYPE: ClassVar[str] = "set_up"
+    seats: int
+    bills_per_value: int
+    rounds: int
+    tokens: tuple[int, ...]
+    first_player: int
+    seed: int
+
+
+@attrs.frozen
+class Rolled:
+    """``seat`` rolled ``dice``."""
+
+    TYPE: ClassVar[str] = "rolled"
+    seat: int
+    dice: tuple[Face, Face]
+
+
+@attrs.frozen
+class Took:
+    """``seat`` took a bill of ``value`` into their Bet."""
+
+    TYPE: ClassVar[str] = "took"
+    seat: int
+    value: int
+
+
+@attrs.frozen
+class Secured:
+    """``seat`` moved their Bet to their Wallet and took Start token ``token``."""
+
+    TYPE: ClassVar[str] = "secured"
+    seat: int
+    token: int | None
+
+
+@attrs.frozen
+class RollieCalled:
+    """Identical faces: everyone shouts Rollie!"""
+
+    TYPE: ClassVar[str] = "rollie"
+    face: Face
+
+
+@attrs.frozen
+class Crashed:
+    """``seat``'s Bet goes back to the Bank (a Rollie crash, or no pile left to take)."""
+
+    TYPE: ClassVar[str] = "crashed"
+    seat: int
+    reason: Literal["rollie", "empty_piles"]
+
+
+@attrs.frozen
+class DicePassed:
+    """The turn is over and someone took: ``first_player`` rolls next."""
+
+    TYPE: ClassVar[str] = "dice_passed"
+    first_player: int
+
+
+@attrs.frozen
+class RoundEnded:
+    """Round ``round`` is over: everyone comes back into play."""
+
+    TYPE: ClassVar[str] = "round_ended"
+    round: int
+
+
+@attrs.frozen
+class RoundStarted:
+    """Round ``round`` begins: ``token`` is turned face up, ``first_player`` rolls."""
+
+    TYPE: ClassVar[str] = "round_started"
+    round: int
+    token: int
+    first_player: int
+
+
+@attrs.frozen
+class GameEnded:
+    """The game is over: Bets go back to the Bank, bonuses are awarded."""
+
+    TYPE: ClassVar[str] = "game_ended"
+
+
+Event = (
+    SetUp
+    | Rolled
+    | Took
+    | Secured
+    | RollieCalled
+    | Crashed
+    | DicePassed
+    | RoundEnded
+    | RoundStarted
+    | GameEnded
+)
+EVENTS: tuple[type, ...] = (
+    SetUp,
+    Rolled,
+    Took,
+    Secured,
+    RollieCalled,
+    Crashed,
+    DicePassed,
+    RoundEnded,
+    RoundStarted,
+    GameEnded,
+)
+
+
+# -- state ------------------------------------------------------------------------
+
+
+@attrs.frozen
+class State:
+    """A Rollie table. ``face_down`` and ``seed``/``draws`` never leave the server."""
+
+    seats: int
+    bills_per_value: int
+    seed: int
+    draws: int
+    phase: Phase
+    round: int
+    first_player: int
+    bank: Counts
+    bets: tuple[Counts, ...]
+    wallets: tuple[Counts, ...]
+    tokens: tuple[tuple[int, ...], ...]
+    """Start tokens each seat has taken."""
+    face_up: tuple[int, ...]
+    face_down: tuple[int, ...]
+    in_play: frozenset[int]
+    decided: frozenset[int]
+    took_this_turn: bool = False
+    dice: tuple[Face, Face] | None = None
+    exhausted: frozenset[int] = frozenset()
+    """Values whose pile has run out at some point this game."""
+
+    @property
+    def final_round(self) -> bool:
+        """A second pile has run out: the game ends with this round."""
+        return len(self.exhausted) >= 2
+
+    def pile(self, value: int) -> int:
+        """Bills of ``value`` left in the Bank."""
+        return self.bank[TABLE.index(value)]
