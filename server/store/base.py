@@ -1,0 +1,117 @@
+"""What every event-store backend shares: the Record value, the EventStore protocol,
+input validation and the msgpack codec of record data.
+
+Every backend stores ``data`` as msgpack bytes (the memory backend too, so it is an
+exact reference): tuples come back as lists, and anything msgpack cannot carry is
+refused with ``store/bad_data`` before anything is written.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+import attrs
+import msgpack
+
+from server.store.errors import StoreError
+
+_ROOM_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+@attrs.frozen
+class Record:
+    """One entry of a room's log: ``seq`` is its 1-based position, ``data`` plain data."""
+
+    seq: int
+    data: dict[str, Any]
+
+
+class EventStore(Protocol):
+    """The durable append-only log of every room (see server/store/__init__.py)."""
+
+    async def append(self, room: str, records: Sequence[dict[str, Any]], expected_seq: int) -> int:
+        """Append ``records`` after ``expected_seq`` atomically; return the new last seq."""
+        ...
+
+    async def read(self, room: str, after: int = 0, limit: int | None = None) -> list[Record]:
+        """Records with ``seq > after``, in order, at most ``limit`` of them."""
+        ...
+
+    async def last_seq(self, room: str) -> int:
+        """The room's last seq; 0 when it has no log."""
+        ...
+
+    async def list_rooms(self) -> list[str]:
+        """Every room that has a log, in creation order."""
+        ...
+
+    async def save_snapshot(self, room: str, seq: int, data: dict[str, Any]) -> None:
+        """Keep ``data`` as the room's state at ``seq`` (an older snapshot is ignored)."""
+        ...
+
+    async def load_snapshot(self, room: str) -> tuple[int, dict[str, Any]] | None:
+        """The room's latest snapshot as ``(seq, data)``, or None."""
+        ...
+
+    async def close(self) -> None:
+        """Finish pending work and release the backend; idempotent."""
+        ...
+
+
+def check_room(room: object) -> str:
+    """Return ``room`` if it is a valid room id (1-64 of [A-Za-z0-9_-]), else raise."""
+    if not isinstance(room, str) or _ROOM_RE.fullmatch(room) is None:
+        raise StoreError(
+            f"invalid room id {room!r}: 1-64 characters of A-Z a-z 0-9 _ -",
+            code="store/bad_room",
+        )
+    return room
+
+
+def check_seq(value: object, name: str) -> int:
+    """Return ``value`` if it is an int >= 0 (not a bool), else raise ``store/bad_seq``."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise StoreError(f"{name} must be an int >= 0, got {value!r}", code="store/bad_seq")
+    return value
+
+
+def check_limit(limit: object) -> int | None:
+    """Return ``limit`` if it is None or an int >= 0, else raise ``store/bad_seq``."""
+    return None if limit is None else check_seq(limit, "limit")
+
+
+def pack(data: object) -> bytes:
+    """Encode one record's data (a str-keyed dict of plain data) as msgpack."""
+    if not isinstance(data, dict):
+        raise StoreError(
+            f"record data must be a dict, got {type(data).__name__}", code="store/bad_data"
+        )
+    try:
+        return msgpack.packb(data, use_bin_type=True)  # type: ignore[no-any-return]
+    except (TypeError, ValueError, OverflowError) as exc:
+        raise StoreError(f"record data is not plain data: {exc}", code="store/bad_data") from exc
+
+
+def pack_all(records: Sequence[dict[str, Any]]) -> list[bytes]:
+    """Encode every record (refusing the whole batch if one is not plain data)."""
+    if isinstance(records, dict | str | bytes):
+        raise StoreError("records must be a sequence of dicts", code="store/bad_data")
+    return [pack(r) for r in records]
+
+
+def unpack(blob: bytes) -> dict[str, Any]:
+    """Decode one record's data."""
+    return msgpack.unpackb(blob, raw=False, strict_map_key=False)  # type: ignore[no-any-return]
+
+
+def snapshot_beyond_log(room: str, seq: int, last: int) -> StoreError:
+    """The error for a snapshot whose seq is past the end of the room's log."""
+    return StoreError(
+        f"snapshot of room {room!r} at seq {seq} is beyond its log (last seq {last})",
+        code="store/bad_snapshot",
+        room=room,
+        seq=seq,
+        last=last,
+    )

@@ -1,0 +1,93 @@
+"""The in-memory event store: plain dicts, the reference behaviour of the contract.
+
+Each method runs without awaiting anything, so it is atomic on the event loop.
+Data is kept as msgpack bytes, exactly as the durable backends keep it, so what
+goes in and comes out is the same everywhere (tuples come back as lists).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from server.store.base import (
+    Record,
+    check_limit,
+    check_room,
+    check_seq,
+    pack,
+    pack_all,
+    snapshot_beyond_log,
+    unpack,
+)
+from server.store.errors import StoreConflict, StoreUnavailable
+
+
+class MemoryStore:
+    """An EventStore that lives and dies with the process."""
+
+    def __init__(self) -> None:
+        self._logs: dict[str, list[bytes]] = {}  # dicts keep insertion = creation order
+        self._snapshots: dict[str, tuple[int, bytes]] = {}
+        self._closed = False
+
+    async def append(self, room: str, records: Sequence[dict[str, Any]], expected_seq: int) -> int:
+        """Append ``records`` after ``expected_seq``; StoreConflict if the log is elsewhere."""
+        self._check_open()
+        check_room(room)
+        check_seq(expected_seq, "expected_seq")
+        blobs = pack_all(records)
+        if not blobs:
+            return expected_seq  # nothing to write, nothing checked (as in every backend)
+        log = self._logs.get(room, [])
+        if len(log) != expected_seq:
+            raise StoreConflict(room, expected_seq, len(log))
+        self._logs.setdefault(room, log).extend(blobs)
+        return expected_seq + len(blobs)
+
+    async def read(self, room: str, after: int = 0, limit: int | None = None) -> list[Record]:
+        """Records with seq > ``after`` in order, at most ``limit``."""
+        self._check_open()
+        check_room(room)
+        check_seq(after, "after")
+        limit = check_limit(limit)
+        log = self._logs.get(room, [])
+        end = len(log) if limit is None else min(len(log), after + limit)
+        return [Record(seq=i + 1, data=unpack(log[i])) for i in range(after, end)]
+
+    async def last_seq(self, room: str) -> int:
+        """The room's last seq, 0 without a log."""
+        self._check_open()
+        return len(self._logs.get(check_room(room), []))
+
+    async def list_rooms(self) -> list[str]:
+        """Rooms in creation order."""
+        self._check_open()
+        return list(self._logs)
+
+    async def save_snapshot(self, room: str, seq: int, data: dict[str, Any]) -> None:
+        """Keep the snapshot unless a newer one (higher seq) is already stored."""
+        self._check_open()
+        check_room(room)
+        check_seq(seq, "seq")
+        blob = pack(data)
+        last = len(self._logs.get(room, []))
+        if seq > last:
+            raise snapshot_beyond_log(room, seq, last)
+        current = self._snapshots.get(room)
+        if current is None or current[0] <= seq:
+            self._snapshots[room] = (seq, blob)
+
+    async def load_snapshot(self, room: str) -> tuple[int, dict[str, Any]] | None:
+        """The latest snapshot ``(seq, data)`` or None."""
+        self._check_open()
+        snap = self._snapshots.get(check_room(room))
+        return None if snap is None else (snap[0], unpack(snap[1]))
+
+    async def close(self) -> None:
+        """Mark the store closed (the data is dropped with it)."""
+        self._closed = True
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise StoreUnavailable("the store is closed")

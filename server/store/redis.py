@@ -1,0 +1,204 @@
+"""The Redis Streams event store: one stream per room, entry ids = sequence numbers.
+
+Keys (prefix configurable, default ``rollhouse``):
+
+- ``{prefix}:room:{id}:log``   stream; entry ``0-{seq}`` with one field ``d`` (msgpack)
+- ``{prefix}:room:{id}:snap``  hash ``s`` (seq), ``d`` (msgpack) of the latest snapshot
+- ``{prefix}:rooms``           sorted set of room ids, score = creation counter
+- ``{prefix}:rooms:counter``   that counter
+
+An append is one EVALSHA of a Lua script (server/store/redis_lua.py) that checks
+the stream's top against the expected seq and XADDs every record, atomically.
+Appends from all rooms within one event-loop turn are group-committed: sent as one
+(non-transactional) pipeline of EVALSHAs, each caller awaiting its own outcome.
+
+Appends use a client with retries disabled: if the connection drops mid-pipeline the
+outcome is unknown, and a blind retry would report a StoreConflict for an append
+that did succeed. The caller gets StoreUnavailable and can re-read ``last_seq``.
+The scripts touch a room's keys and the global room index, so this is not a Redis
+Cluster layout (one Redis, or one per shard of rooms).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Sequence
+from typing import Any, TypeVar
+
+import attrs
+import redis.asyncio as aioredis
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import NoScriptError, RedisError, ResponseError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from server.store import redis_lua
+from server.store.base import (
+    Record,
+    check_limit,
+    check_room,
+    check_seq,
+    pack,
+    pack_all,
+    snapshot_beyond_log,
+    unpack,
+)
+from server.store.batch import Batcher
+from server.store.errors import StoreConflict, StoreError, StoreUnavailable
+
+T = TypeVar("T")
+APPEND_SHA = redis_lua.sha1(redis_lua.APPEND)
+SNAPSHOT_SHA = redis_lua.sha1(redis_lua.SAVE_SNAPSHOT)
+
+
+@attrs.frozen
+class _Append:
+    room: str
+    expected: int
+    blobs: list[bytes]
+
+
+def _seq_of(entry_id: bytes) -> int:
+    return int(entry_id.split(b"-", 1)[1])
+
+
+class RedisStore:
+    """An EventStore on Redis Streams (redis.asyncio, bytes responses)."""
+
+    def __init__(self, url: str, *, prefix: str = "rollhouse", max_batch: int = 512) -> None:
+        self.prefix = prefix
+        self._client = aioredis.Redis.from_url(url, decode_responses=False)
+        self._writer = aioredis.Redis.from_url(
+            url, decode_responses=False, retry=Retry(NoBackoff(), 0)
+        )
+        self._closed = False
+        self.batcher: Batcher[_Append, int] = Batcher(self._flush, max_batch=max_batch)
+
+    def log_key(self, room: str) -> str:
+        """The stream key of ``room``'s log."""
+        return f"{self.prefix}:room:{room}:log"
+
+    def snapshot_key(self, room: str) -> str:
+        """The hash key of ``room``'s latest snapshot."""
+        return f"{self.prefix}:room:{room}:snap"
+
+    @property
+    def rooms_key(self) -> str:
+        """The sorted set of every room, in creation order."""
+        return f"{self.prefix}:rooms"
+
+    # --- the EventStore interface ---
+
+    async def append(self, room: str, records: Sequence[dict[str, Any]], expected_seq: int) -> int:
+        """Append ``records`` after ``expected_seq`` (group-committed); return the new last seq."""
+        self._check_open()
+        check_room(room)
+        check_seq(expected_seq, "expected_seq")
+        blobs = pack_all(records)
+        if not blobs:
+            return expected_seq
+        return await self.batcher.submit(_Append(room, expected_seq, blobs))
+
+    async def read(self, room: str, after: int = 0, limit: int | None = None) -> list[Record]:
+        """Records with seq > ``after`` in order, at most ``limit`` (XRANGE from 0-{after+1})."""
+        self._check_open()
+        check_room(room)
+        check_seq(after, "after")
+        limit = check_limit(limit)
+        if limit == 0:
+            return []
+        key = self.log_key(room)
+        entries = await self._guard(self._client.xrange(key, f"0-{after + 1}", "+", count=limit))
+        return [Record(seq=_seq_of(eid), data=unpack(fields[b"d"])) for eid, fields in entries]
+
+    async def last_seq(self, room: str) -> int:
+        """The room's last seq (the stream's top id), 0 without a log."""
+        self._check_open()
+        key = self.log_key(check_room(room))
+        top = await self._guard(self._client.xrevrange(key, "+", "-", count=1))
+        return _seq_of(top[0][0]) if top else 0
+
+    async def list_rooms(self) -> list[str]:
+        """Rooms in creation order."""
+        self._check_open()
+        rooms = await self._guard(self._client.zrange(self.rooms_key, 0, -1))
+        return [r.decode() for r in rooms]
+
+    async def save_snapshot(self, room: str, seq: int, data: dict[str, Any]) -> None:
+        """Keep the snapshot unless one with a higher seq is already stored."""
+        self._check_open()
+        check_room(room)
+        check_seq(seq, "seq")
+        keys = (self.log_key(room), self.snapshot_key(room))
+        args = (seq, pack(data))
+        try:
+            await self._eval(redis_lua.SAVE_SNAPSHOT, SNAPSHOT_SHA, keys, args)
+        except StoreError as exc:
+            reply = str(exc.__cause__)
+            if isinstance(exc.__cause__, ResponseError) and reply.startswith("BEYOND "):
+                raise snapshot_beyond_log(room, seq, int(reply.split()[1])) from None
+            raise
+
+    async def load_snapshot(self, room: str) -> tuple[int, dict[str, Any]] | None:
+        """The latest snapshot ``(seq, data)`` or None."""
+        self._check_open()
+        key = self.snapshot_key(check_room(room))
+        seq, blob = await self._guard(self._client.hmget(key, ["s", "d"]))
+        return None if seq is None else (int(seq), unpack(blob))
+
+    async def close(self) -> None:
+        """Flush pending appends and close both connection pools."""
+        if self._closed:
+            return
+        self._closed = True
+        await self.batcher.close()
+        await self._client.aclose()
+        await self._writer.aclose()
+
+    # --- plumbing ---
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise StoreUnavailable("the store is closed")
+
+    async def _guard(self, call: Awaitable[T]) -> T:
+        try:
+            return await call
+        except (RedisConnectionError, RedisTimeoutError) as exc:
+            raise StoreUnavailable(f"redis unavailable: {exc}") from exc
+        except RedisError as exc:
+            raise StoreError(f"redis: {exc}") from exc
+
+    async def _eval(self, script: str, sha: str, keys: Sequence[str], args: Sequence[Any]) -> Any:
+        try:
+            return await self._guard(self._client.evalsha(sha, len(keys), *keys, *args))
+        except StoreError as exc:
+            if not isinstance(exc.__cause__, NoScriptError):
+                raise
+        await self._guard(self._client.script_load(script))
+        return await self._guard(self._client.evalsha(sha, len(keys), *keys, *args))
+
+    async def _flush(self, items: list[_Append]) -> list[int | BaseException]:
+        replies = await self._pipeline(items)
+        missing = [i for i, reply in enumerate(replies) if isinstance(reply, NoScriptError)]
+        if missing:  # first use, or Redis restarted: load once, re-send those (they did not run)
+            await self._guard(self._writer.script_load(redis_lua.APPEND))
+            again = await self._pipeline([items[i] for i in missing])
+            for i, reply in zip(missing, again, strict=True):
+                replies[i] = reply
+        return [self._outcome(item, reply) for item, reply in zip(items, replies, strict=True)]
+
+    async def _pipeline(self, items: list[_Append]) -> list[Any]:
+        pipe = self._writer.pipeline(transaction=False)
+        for item in items:
+            keys = (self.log_key(item.room), self.rooms_key, f"{self.rooms_key}:counter")
+            pipe.evalsha(APPEND_SHA, len(keys), *keys, item.expected, item.room, *item.blobs)
+        return await self._guard(pipe.execute(raise_on_error=False))
+
+    @staticmethod
+    def _outcome(item: _Append, reply: Any) -> int | BaseException:
+        if not isinstance(reply, BaseException):
+            return int(reply)
+        if isinstance(reply, ResponseError) and str(reply).startswith("CONFLICT "):
+            return StoreConflict(item.room, item.expected, int(str(reply).split()[1]))
+        return StoreError(f"redis: {reply}")

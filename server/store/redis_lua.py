@@ -1,0 +1,57 @@
+"""The Lua scripts of the Redis event store (each runs atomically inside Redis).
+
+Stream entry ids are ``0-{seq}``: Redis itself refuses an XADD whose explicit id is
+not above the stream's top, so even a writer that bypasses these scripts cannot
+write a stale or duplicate position.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+# Reads the stream's last seq into `last` (0 for no stream); id must be "0-<n>".
+_TOP = """
+local top = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+local last = 0
+if #top > 0 then
+  local n = string.match(top[1][1], '^0%-(%d+)$')
+  if not n then return redis.error_reply('CORRUPT unexpected stream id ' .. top[1][1]) end
+  last = tonumber(n)
+end
+"""
+
+# KEYS: log stream, rooms zset, rooms counter. ARGV: expected, room id, record blobs...
+# Returns the new last seq, or the error "CONFLICT <actual last seq>" (nothing written).
+APPEND = (
+    _TOP
+    + """
+local expected = tonumber(ARGV[1])
+if last ~= expected then return redis.error_reply('CONFLICT ' .. last) end
+for i = 3, #ARGV do
+  redis.call('XADD', KEYS[1], '0-' .. (expected + i - 2), 'd', ARGV[i])
+end
+if expected == 0 then
+  redis.call('ZADD', KEYS[2], 'NX', redis.call('INCR', KEYS[3]), ARGV[2])
+end
+return expected + #ARGV - 2
+"""
+)
+
+# KEYS: log stream, snapshot hash. ARGV: seq, blob. Keeps the snapshot with the
+# highest seq; returns 1 if stored, 0 if a newer one exists, "BEYOND <last>" error.
+SAVE_SNAPSHOT = (
+    _TOP
+    + """
+local seq = tonumber(ARGV[1])
+if seq > last then return redis.error_reply('BEYOND ' .. last) end
+local current = redis.call('HGET', KEYS[2], 's')
+if current and tonumber(current) > seq then return 0 end
+redis.call('HSET', KEYS[2], 's', ARGV[1], 'd', ARGV[2])
+return 1
+"""
+)
+
+
+def sha1(script: str) -> str:
+    """The id under which Redis caches ``script`` (what EVALSHA takes)."""
+    return hashlib.sha1(script.encode()).hexdigest()

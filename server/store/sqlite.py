@@ -1,0 +1,254 @@
+"""The SQLite event store: the embedded default for a single node.
+
+All SQLite work runs on ONE dedicated worker thread (a single-thread executor),
+which owns the connection; the event loop only waits. Appends go through the
+group-commit :class:`~server.store.batch.Batcher`: the appends of every room issued
+within one loop turn (or while the previous commit ran) are written in ONE
+transaction, each checked on its own, so a wrong expected seq fails only its caller.
+
+Schema: ``events(room, seq, data)`` with PRIMARY KEY (room, seq), so the database
+itself refuses a duplicate position; ``rooms`` numbers rooms in creation order;
+``snapshots`` keeps each room's latest snapshot.
+
+Durability: WAL mode with ``synchronous=FULL`` by default: a commit is fsynced
+before any caller's append returns, so an acknowledged event survives a power loss
+or OS crash, not only a process crash ("durable before anyone sees its effect").
+Group commit amortises the fsync over the whole batch. ``?synchronous=normal`` in
+the URL trades that for speed: still safe against a process crash and never
+corrupt, but the last commits may roll back after a power loss.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any, TypeVar
+
+import attrs
+
+from server.store.base import (
+    Record,
+    check_limit,
+    check_room,
+    check_seq,
+    pack,
+    pack_all,
+    snapshot_beyond_log,
+    unpack,
+)
+from server.store.batch import Batcher
+from server.store.errors import StoreConflict, StoreError, StoreUnavailable
+
+T = TypeVar("T")
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS rooms (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    room TEXT NOT NULL UNIQUE,
+    created_at REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS events (
+    room TEXT NOT NULL,
+    seq INTEGER NOT NULL CHECK (seq >= 1),
+    data BLOB NOT NULL,
+    PRIMARY KEY (room, seq)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS snapshots (
+    room TEXT PRIMARY KEY,
+    seq INTEGER NOT NULL,
+    data BLOB NOT NULL
+) WITHOUT ROWID;
+"""
+
+SYNCHRONOUS = ("full", "normal")
+
+
+@attrs.frozen
+class _Append:
+    room: str
+    expected: int
+    blobs: list[bytes]
+
+
+class SqliteStore:
+    """An EventStore in one SQLite file, driven from one worker thread."""
+
+    def __init__(self, path: str, *, synchronous: str = "full", max_batch: int = 512) -> None:
+        if synchronous.lower() not in SYNCHRONOUS:
+            raise StoreError(
+                f"sqlite synchronous must be one of {SYNCHRONOUS}", code="store/bad_url"
+            )
+        self.path = path
+        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rollhouse-sqlite")
+        self._conn: sqlite3.Connection | None = None
+        self._closed = False
+        try:
+            self._executor.submit(self._connect, synchronous.upper()).result()
+        except (sqlite3.Error, OSError) as exc:
+            self._executor.shutdown(wait=False)
+            raise StoreUnavailable(f"cannot open sqlite database {path!r}: {exc}") from exc
+        self.batcher: Batcher[_Append, int] = Batcher(self._flush, max_batch=max_batch)
+
+    # --- the EventStore interface (event loop side) ---
+
+    async def append(self, room: str, records: Sequence[dict[str, Any]], expected_seq: int) -> int:
+        """Append ``records`` after ``expected_seq`` (group-committed); return the new last seq."""
+        self._check_open()
+        check_room(room)
+        check_seq(expected_seq, "expected_seq")
+        blobs = pack_all(records)
+        if not blobs:
+            return expected_seq
+        return await self.batcher.submit(_Append(room, expected_seq, blobs))
+
+    async def read(self, room: str, after: int = 0, limit: int | None = None) -> list[Record]:
+        """Records with seq > ``after`` in order, at most ``limit``."""
+        check_room(room)
+        check_seq(after, "after")
+        return await self._call(self._read, room, after, check_limit(limit))
+
+    async def last_seq(self, room: str) -> int:
+        """The room's last seq, 0 without a log."""
+        return await self._call(self._last, check_room(room))
+
+    async def list_rooms(self) -> list[str]:
+        """Rooms in creation order."""
+        return await self._call(self._list_rooms)
+
+    async def save_snapshot(self, room: str, seq: int, data: dict[str, Any]) -> None:
+        """Keep the snapshot unless one with a higher seq is already stored."""
+        check_room(room)
+        check_seq(seq, "seq")
+        await self._call(self._save_snapshot, room, seq, pack(data))
+
+    async def load_snapshot(self, room: str) -> tuple[int, dict[str, Any]] | None:
+        """The latest snapshot ``(seq, data)`` or None."""
+        return await self._call(self._load_snapshot, check_room(room))
+
+    async def close(self) -> None:
+        """Flush pending appends, close the connection and stop the worker thread."""
+        if self._closed:
+            return
+        self._closed = True
+        await self.batcher.close()
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(self._executor, self._disconnect)
+        self._executor.shutdown(wait=False)
+
+    # --- plumbing ---
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise StoreUnavailable("the store is closed")
+
+    async def _call(self, fn: Callable[..., T], *args: Any) -> T:
+        self._check_open()
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self._executor, fn, *args)
+        except sqlite3.Error as exc:
+            raise StoreUnavailable(f"sqlite: {exc}") from exc
+
+    async def _flush(self, items: list[_Append]) -> list[int | BaseException]:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, self._write_batch, items)
+
+    # --- the worker thread side: everything below runs on the one sqlite thread ---
+
+    def _connect(self, synchronous: str) -> None:
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        conn = sqlite3.connect(self.path, isolation_level=None)  # we issue BEGIN/COMMIT
+        try:
+            conn.execute("PRAGMA busy_timeout = 5000")
+            conn.execute("PRAGMA journal_mode = WAL")
+            conn.execute(f"PRAGMA synchronous = {synchronous}")
+            conn.executescript(SCHEMA)
+        except BaseException:
+            conn.close()
+            raise
+        self._conn = conn
+
+    def _disconnect(self) -> None:
+        if self._conn is not None:
+            self._conn.close()
+            self._conn = None
+
+    def _db(self) -> sqlite3.Connection:
+        if self._conn is None:
+            raise StoreUnavailable("the store is closed")
+        return self._conn
+
+    def _write_batch(self, items: list[_Append]) -> list[int | BaseException]:
+        conn = self._db()
+        outcomes: list[int | BaseException] = []
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            outcomes.extend(self._write_one(conn, item) for item in items)
+            conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            failed = StoreUnavailable(f"sqlite commit failed: {exc}")
+            kept = [o if isinstance(o, StoreConflict) else failed for o in outcomes]
+            return kept + [failed] * (len(items) - len(kept))
+        return outcomes
+
+    def _write_one(self, conn: sqlite3.Connection, item: _Append) -> int | BaseException:
+        last = self._last(item.room)
+        if last != item.expected:
+            return StoreConflict(item.room, item.expected, last)
+        rows = [(item.room, item.expected + i, blob) for i, blob in enumerate(item.blobs, 1)]
+        conn.execute("SAVEPOINT one_append")
+        try:
+            if item.expected == 0:
+                conn.execute(
+                    "INSERT OR IGNORE INTO rooms (room, created_at) VALUES (?, ?)",
+                    (item.room, time.time()),
+                )
+            conn.executemany("INSERT INTO events (room, seq, data) VALUES (?, ?, ?)", rows)
+        except sqlite3.IntegrityError:  # the primary key refused a duplicate position
+            conn.execute("ROLLBACK TO one_append")
+            conn.execute("RELEASE one_append")
+            return StoreConflict(item.room, item.expected, self._last(item.room))
+        conn.execute("RELEASE one_append")
+        return item.expected + len(rows)
+
+    def _last(self, room: str) -> int:
+        row = self._db().execute("SELECT MAX(seq) FROM events WHERE room = ?", (room,)).fetchone()
+        return int(row[0] or 0)
+
+    def _read(self, room: str, after: int, limit: int | None) -> list[Record]:
+        sql = "SELECT seq, data FROM events WHERE room = ? AND seq > ? ORDER BY seq LIMIT ?"
+        rows = self._db().execute(sql, (room, after, -1 if limit is None else limit))
+        return [Record(seq=seq, data=unpack(blob)) for seq, blob in rows]
+
+    def _list_rooms(self) -> list[str]:
+        return [r for (r,) in self._db().execute("SELECT room FROM rooms ORDER BY id")]
+
+    def _save_snapshot(self, room: str, seq: int, blob: bytes) -> None:
+        conn = self._db()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            last = self._last(room)
+            if seq > last:
+                raise snapshot_beyond_log(room, seq, last)
+            conn.execute(
+                "INSERT INTO snapshots (room, seq, data) VALUES (?, ?, ?) "
+                "ON CONFLICT (room) DO UPDATE SET seq = excluded.seq, data = excluded.data "
+                "WHERE excluded.seq >= snapshots.seq",
+                (room, seq, blob),
+            )
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+    def _load_snapshot(self, room: str) -> tuple[int, dict[str, Any]] | None:
+        sql = "SELECT seq, data FROM snapshots WHERE room = ?"
+        row = self._db().execute(sql, (room,)).fetchone()
+        return None if row is None else (int(row[0]), unpack(row[1]))
