@@ -1,0 +1,208 @@
+"""``rollhouse simulate``: play whole games with the game's bots, in-process.
+
+Generic over every registered game (:func:`engine.core.get_game`): it asks the game
+which seats it awaits, each awaited seat's bot picks among ``legal_commands`` from
+the seat's view, and the commands of seats awaited together (simultaneous play)
+reach the game in a random arrival order. A command made stale by an earlier
+arrival (e.g. the last bill of a pile is gone) is refused and that seat chooses
+again, as a real client would.
+
+Seats alternate between the listed policies; the assignment rotates by one seat each
+game so no policy keeps the same position. A game-specific extra comes from
+``result().detail`` (e.g. Rollie's ``rounds``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+
+from engine.core import Game, Result, apply, games, get_game
+from engine.errors import Rejection
+
+
+@attrs.frozen
+class GameRun:
+    """One simulated game: its result, the commands applied and refused."""
+
+    result: Result
+    policies: tuple[str, ...]
+    applied: int
+    refused: int
+
+
+class Stuck(RuntimeError):
+    """The game awaits nobody, or runs past the command limit, without ending."""
+
+
+def play_game(
+    game: Game[Any],
+    players: int,
+    names: Sequence[str],
+    seed: int,
+    options: dict[str, Any] | None = None,
+    limit: int = 1_000_000,
+) -> GameRun:
+    """Play one game to its end with the bots ``names`` (one per seat)."""
+    rng = random.Random(seed)
+    state = game.create(game.setup(players, options or game.default_options(), seed))
+    applied = refused = 0
+    while not game.is_over(state):
+        waiting = sorted(game.awaiting(state))
+        if not waiting or applied > limit:
+            raise Stuck(f"{game.name}: stuck after {applied} commands")
+        # every awaited seat decides on the same view; arrivals come in random order
+        queue = [(seat, _choose(game, state, seat, names[seat], rng)) for seat in waiting]
+        rng.shuffle(queue)
+        for seat, command in queue:
+            while seat in game.awaiting(state) and command is not None:
+                try:
+                    events = game.decide(state, command)
+                except Rejection:
+                    refused += 1
+                    command = _choose(game, state, seat, names[seat], rng)
+                    continue
+                state = apply(game, state, events)
+                applied += 1
+                break
+    result = game.result(state)
+    assert result is not None
+    return GameRun(result, tuple(names), applied, refused)
+
+
+def _choose(game: Game[Any], state: Any, seat: int, name: str, rng: random.Random) -> Any:
+    legal = game.legal_commands(state, seat)
+    if not legal:
+        return None
+    return game.policies[name](game.view(state, seat), seat, legal, rng)
+
+
+def seat_policies(names: Sequence[str], players: int, game_index: int) -> tuple[str, ...]:
+    """Seats alternate between ``names``, rotated by one seat per game."""
+    return tuple(names[(seat + game_index) % len(names)] for seat in range(players))
+
+
+def simulate(
+    game_name: str, players: int, count: int, seed: int, names: Sequence[str] | None = None
+) -> dict[str, Any]:
+    """Play ``count`` games and summarise them as plain data."""
+    game = get_game(game_name)
+    names = list(names or game.policies)
+    unknown = [n for n in names if n not in game.policies]
+    if unknown:
+        raise ValueError(f"unknown policies {unknown}; {game_name} has {sorted(game.policies)}")
+    started = time.perf_counter()
+    runs = [
+        play_game(game, players, seat_policies(names, players, i), seed + i) for i in range(count)
+    ]
+    elapsed = time.perf_counter() - started
+    return summarise(game_name, players, seed, runs, elapsed)
+
+
+def summarise(
+    game_name: str, players: int, seed: int, runs: Sequence[GameRun], elapsed: float
+) -> dict[str, Any]:
+    """Games, means, win rate per policy and commands per second."""
+    applied = sum(r.applied for r in runs)
+    per_policy: dict[str, dict[str, float]] = {}
+    for run in runs:
+        for seat, name in enumerate(run.policies):
+            row = per_policy.setdefault(name, {"seats": 0, "wins": 0.0, "score": 0.0})
+            row["seats"] += 1
+            row["score"] += run.result.scores[seat]
+            if seat in run.result.winners:
+                row["wins"] += 1 / len(run.result.winners)  # a shared win counts its share
+    summary: dict[str, Any] = {
+        "game": game_name,
+        "players": players,
+        "seed": seed,
+        "games": len(runs),
+        "mean_commands": _mean([r.applied for r in runs]),
+        "mean_refused": _mean([r.refused for r in runs]),
+        "mean_score": _mean([s for r in runs for s in r.result.scores]),
+        "policies": {
+            name: {
+                "seats": int(row["seats"]),
+                "win_rate": round(row["wins"] / row["seats"], 4),
+                "mean_score": round(row["score"] / row["seats"], 2),
+            }
+            for name, row in per_policy.items()
+        },
+        "commands_applied": applied,
+        "seconds": round(elapsed, 4),
+        "commands_per_second": round(applied / elapsed) if elapsed > 0 else None,
+    }
+    rounds = [r.result.detail.get("rounds") for r in runs]
+    if rounds and all(isinstance(n, int) for n in rounds):
+        summary["mean_rounds"] = _mean([int(n) for n in rounds if n is not None])
+    return summary
+
+
+def _mean(values: Sequence[float]) -> float:
+    return round(statistics.fmean(values), 3) if values else 0.0
+
+
+def render(summary: dict[str, Any]) -> str:
+    """A short human summary."""
+    lines = [
+        f"{summary['games']} games of {summary['game']} with {summary['players']} players"
+        f" (seed {summary['seed']})",
+        f"  mean commands per game: {summary['mean_commands']}",
+    ]
+    if "mean_rounds" in summary:
+        lines.append(f"  mean rounds: {summary['mean_rounds']}")
+    lines.append(f"  mean score: {summary['mean_score']}")
+    for name, row in summary["policies"].items():
+        lines.append(
+            f"  {name:>10}: win rate {row['win_rate']:.1%} (fair share"
+            f" {1 / summary['players']:.1%}), mean score {row['mean_score']} over"
+            f" {row['seats']} seats"
+        )
+    lines.append(
+        f"  {summary['commands_applied']} commands applied in {summary['seconds']} s:"
+        f" {summary['commands_per_second']} commands/s"
+    )
+    return "\n".join(lines)
+
+
+def run(args: argparse.Namespace) -> int:
+    """The subcommand: simulate and print the summary (text or one JSON object)."""
+    try:
+        game = get_game(args.game)
+    except KeyError:
+        print(f"unknown game {args.game!r}; known: {sorted(games())}")
+        return 2
+    if not game.min_seats <= args.players <= game.max_seats:
+        print(f"{game.title} seats {game.min_seats} to {game.max_seats} players")
+        return 2
+    names = [n for n in args.policies.split(",") if n] if args.policies else None
+    try:
+        summary = simulate(args.game, args.players, args.games, args.seed, names)
+    except ValueError as exc:
+        print(exc)
+        return 2
+    print(json.dumps(summary) if args.json else render(summary))
+    return 0
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register ``simulate`` on the ``rollhouse`` command line."""
+    parser = subparsers.add_parser(
+        "simulate", help="play whole games with bots and summarise them", description=__doc__
+    )
+    parser.add_argument("game", help="a registered game, e.g. rollie")
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--games", type=int, default=100)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--policies", default="", help="comma-separated bot names (default: all of the game's)"
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(func=run)

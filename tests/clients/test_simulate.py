@@ -1,0 +1,62 @@
+"""``rollhouse simulate``: whole games with the bots, summarised as text or JSON."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from clients.simulate import play_game, seat_policies, simulate
+from engine.core import get_game
+from server.cli import main
+
+
+def test_json_summary(capsys: pytest.CaptureFixture[str]) -> None:
+    """--json prints one object with the games, means, win rates and speed."""
+    code = main(["simulate", "rollie", "--players", "3", "--games", "6", "--seed", "4", "--json"])
+    assert code == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["games"] == 6 and summary["players"] == 3 and summary["game"] == "rollie"
+    assert set(summary["policies"]) == {"push", "random"}
+    assert sum(p["seats"] for p in summary["policies"].values()) == 18
+    assert 1 <= summary["mean_rounds"] <= 7
+    assert summary["mean_commands"] > 0 and summary["commands_per_second"] > 0
+    assert {"mean_score", "commands_applied", "seconds"} <= set(summary)
+    wins = sum(p["win_rate"] * p["seats"] for p in summary["policies"].values())
+    assert wins == pytest.approx(6, abs=0.01)  # one win per game, shared wins split
+
+
+def test_text_summary_and_chosen_policy(capsys: pytest.CaptureFixture[str]) -> None:
+    """Without --json a readable summary; --policies restricts the bots."""
+    assert main(["simulate", "rollie", "--players", "2", "--games", "3", "--policies", "push"]) == 0
+    out = capsys.readouterr().out
+    assert "3 games of rollie" in out and "push" in out and "random" not in out
+    assert "commands/s" in out
+
+
+def test_bad_arguments(capsys: pytest.CaptureFixture[str]) -> None:
+    """Unknown games or policies and impossible seat counts exit with 2."""
+    assert main(["simulate", "nosuchgame"]) == 2
+    assert main(["simulate", "rollie", "--players", "9"]) == 2
+    assert main(["simulate", "rollie", "--policies", "genius"]) == 2
+    capsys.readouterr()
+
+
+def test_same_seed_same_games() -> None:
+    """A simulation is reproducible from its seed."""
+    first = simulate("rollie", 4, 3, 11)
+    second = simulate("rollie", 4, 3, 11)
+    for key in ("mean_commands", "mean_score", "policies", "mean_rounds"):
+        assert first[key] == second[key]
+
+
+def test_seats_alternate_and_rotate() -> None:
+    """Seats alternate between policies, shifted by one seat each game."""
+    assert seat_policies(["a", "b"], 3, 0) == ("a", "b", "a")
+    assert seat_policies(["a", "b"], 3, 1) == ("b", "a", "b")
+
+
+def test_play_game_ends() -> None:
+    """A single game runs to its result through the generic contract."""
+    run = play_game(get_game("rollie"), 6, ("random",) * 6, seed=2, options={"rounds": 2})
+    assert len(run.result.scores) == 6 and run.applied > 0
