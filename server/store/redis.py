@@ -22,7 +22,7 @@ Cluster layout (one Redis, or one per shard of rooms).
 from __future__ import annotations
 
 from collections.abc import Awaitable, Sequence
-from typing import Any, TypeVar
+from typing import Any
 
 import attrs
 import redis.asyncio as aioredis
@@ -46,7 +46,6 @@ from server.store.base import (
 from server.store.batch import Batcher
 from server.store.errors import StoreConflict, StoreError, StoreUnavailable
 
-T = TypeVar("T")
 APPEND_SHA = redis_lua.sha1(redis_lua.APPEND)
 SNAPSHOT_SHA = redis_lua.sha1(redis_lua.SAVE_SNAPSHOT)
 
@@ -161,7 +160,7 @@ class RedisStore:
         if self._closed:
             raise StoreUnavailable("the store is closed")
 
-    async def _guard(self, call: Awaitable[T]) -> T:
+    async def _guard(self, call: Awaitable[Any]) -> Any:
         try:
             return await call
         except (RedisConnectionError, RedisTimeoutError) as exc:
@@ -193,7 +192,8 @@ class RedisStore:
         for item in items:
             keys = (self.log_key(item.room), self.rooms_key, f"{self.rooms_key}:counter")
             pipe.evalsha(APPEND_SHA, len(keys), *keys, item.expected, item.room, *item.blobs)
-        return await self._guard(pipe.execute(raise_on_error=False))
+        replies: list[Any] = await self._guard(pipe.execute(raise_on_error=False))
+        return replies
 
     @staticmethod
     def _outcome(item: _Append, reply: Any) -> int | BaseException:

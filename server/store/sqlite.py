@@ -194,7 +194,9 @@ class SqliteStore:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             failed = StoreUnavailable(f"sqlite commit failed: {exc}")
-            kept = [o if isinstance(o, StoreConflict) else failed for o in outcomes]
+            kept: list[int | BaseException] = [
+                o if isinstance(o, StoreConflict) else failed for o in outcomes
+            ]
             return kept + [failed] * (len(items) - len(kept))
         return outcomes
 
