@@ -1,0 +1,284 @@
+"""The two wire codecs: msgpack on binary frames and JSON on text frames.
+
+The websocket subprotocol picks the codec (:func:`codec_for`); both carry the same
+messages. Decoding is strict and total: any ``bytes`` or ``str`` either becomes a
+message or raises :class:`ProtocolError`, never anything else. In order:
+
+1. size: a frame over ``MAX_FRAME`` bytes is ``protocol/too_large`` (before parsing);
+2. frame kind and syntax: ``protocol/malformed`` (text on msgpack, binary on JSON,
+   invalid msgpack/JSON, NaN/Infinity in JSON, a top level that is not a map);
+3. plain data (:mod:`protocol.plain`): depth <= 32 (else ``protocol/malformed``),
+   64-bit ints, finite floats, str keys, valid Unicode (else ``protocol/bad_field``);
+4. the message: ``type`` known (``protocol/unknown_type``), every field known,
+   present and of the right type (``unknown_field``/``missing_field``/``bad_field``),
+   checked by ``engine.data.from_data`` and the message validators.
+
+Encoding trusts its input (the server builds the messages) and is one dict build
+plus one ``packb``/``dumps``: encode a patch once and send the same bytes to every
+socket that shares the view.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, TypeVar
+
+import attrs
+import msgpack
+
+from engine.data import from_data, to_data
+from engine.errors import InvalidCommand
+from protocol.errors import (
+    BAD_FIELD,
+    MALFORMED,
+    MISSING_FIELD,
+    TOO_LARGE,
+    UNKNOWN_FIELD,
+    UNKNOWN_TYPE,
+    ProtocolError,
+)
+from protocol.messages import (
+    ATTR_NAMES,
+    CLIENT_MESSAGES,
+    FLOAT_FIELDS,
+    SERVER_MESSAGES,
+    WIRE_NAMES,
+    ClientMessage,
+    Message,
+    ServerMessage,
+)
+from protocol.plain import check_plain
+
+__all__ = [
+    "JSON",
+    "JSON_SUBPROTOCOL",
+    "MAX_FRAME",
+    "MSGPACK",
+    "MSGPACK_SUBPROTOCOL",
+    "SUBPROTOCOLS",
+    "Codec",
+    "ProtocolError",
+    "choose_subprotocol",
+    "codec_for",
+    "to_wire",
+]
+
+MAX_FRAME = 65536
+MSGPACK_SUBPROTOCOL = "rollhouse.v1.msgpack"
+JSON_SUBPROTOCOL = "rollhouse.v1.json"
+SUBPROTOCOLS: tuple[str, ...] = (MSGPACK_SUBPROTOCOL, JSON_SUBPROTOCOL)
+
+M = TypeVar("M")
+_CODES = {
+    "command/bad_field": BAD_FIELD,
+    "command/unknown_field": UNKNOWN_FIELD,
+    "command/missing_field": MISSING_FIELD,
+}
+
+
+class Codec:
+    """One wire encoding. Subclasses provide ``encode_data`` and ``_parse``."""
+
+    name: str = ""
+    binary: bool = False
+
+    def encode(self, msg: Message) -> bytes | str:
+        """The frame for one message (bytes for msgpack, str for JSON)."""
+        return self.encode_data(to_wire(msg))
+
+    def encode_data(self, plain: dict[str, Any]) -> bytes | str:
+        """The frame for a pre-built plain-data map."""
+        raise NotImplementedError
+
+    def decode_client(self, frame: bytes | str) -> ClientMessage:
+        """A client -> server message from one frame, or ProtocolError."""
+        return _load(CLIENT_MESSAGES, self._parse(frame))
+
+    def decode_server(self, frame: bytes | str) -> ServerMessage:
+        """A server -> client message from one frame, or ProtocolError."""
+        return _load(SERVER_MESSAGES, self._parse(frame))
+
+    def decode_data(self, frame: bytes | str) -> dict[str, Any]:
+        """The checked plain-data map in one frame (steps 1-3), or ProtocolError."""
+        return self._parse(frame)
+
+    def _parse(self, frame: bytes | str) -> dict[str, Any]:
+        data = self._parse_frame(frame)
+        if type(data) is not dict:
+            raise ProtocolError(MALFORMED, "a frame must hold a map at the top level")
+        check_plain(data)
+        return data
+
+    def _parse_frame(self, frame: bytes | str) -> Any:
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<Codec {self.name}>"
+
+
+class MsgpackCodec(Codec):
+    """msgpack on binary frames (``rollhouse.v1.msgpack``), for programs."""
+
+    name = MSGPACK_SUBPROTOCOL
+    binary = True
+
+    def encode_data(self, plain: dict[str, Any]) -> bytes:
+        """The msgpack bytes for a plain-data map."""
+        return msgpack.packb(plain, use_bin_type=True)  # type: ignore[no-any-return]
+
+    def _parse_frame(self, frame: bytes | str) -> Any:
+        if not isinstance(frame, bytes | bytearray):
+            raise ProtocolError(MALFORMED, "text frame on the msgpack subprotocol")
+        if len(frame) > MAX_FRAME:
+            raise ProtocolError(TOO_LARGE, f"frame of {len(frame)} bytes > {MAX_FRAME}")
+        try:
+            return msgpack.unpackb(
+                frame,
+                raw=False,
+                strict_map_key=True,
+                use_list=True,
+                max_str_len=MAX_FRAME,
+                max_bin_len=MAX_FRAME,
+                max_array_len=MAX_FRAME,
+                max_map_len=MAX_FRAME // 2,
+                max_ext_len=MAX_FRAME,
+            )
+        except Exception as exc:  # msgpack raises many kinds; all mean "not valid msgpack"
+            raise ProtocolError(MALFORMED, f"invalid msgpack: {type(exc).__name__}") from None
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not allowed")
+
+
+class JsonCodec(Codec):
+    """JSON on text frames (``rollhouse.v1.json``), for browsers."""
+
+    name = JSON_SUBPROTOCOL
+    binary = False
+    _encoder = json.JSONEncoder(
+        ensure_ascii=False, allow_nan=False, check_circular=False, separators=(",", ":")
+    )
+    _decoder = json.JSONDecoder(parse_constant=_no_constant)
+
+    def encode_data(self, plain: dict[str, Any]) -> str:
+        """The JSON text for a plain-data map."""
+        return self._encoder.encode(plain)
+
+    def _parse_frame(self, frame: bytes | str) -> Any:
+        if not isinstance(frame, str):
+            raise ProtocolError(MALFORMED, "binary frame on the JSON subprotocol")
+        if _utf8_len_over(frame, MAX_FRAME):
+            raise ProtocolError(TOO_LARGE, f"frame larger than {MAX_FRAME} bytes")
+        try:
+            return self._decoder.decode(frame)
+        except Exception as exc:  # ValueError, RecursionError (deep nesting), ...
+            raise ProtocolError(MALFORMED, f"invalid JSON: {type(exc).__name__}") from None
+
+
+def _utf8_len_over(text: str, limit: int) -> bool:
+    if len(text) > limit:
+        return True
+    if len(text) * 4 <= limit or text.isascii():
+        return False
+    return len(text.encode("utf-8", "surrogatepass")) > limit
+
+
+MSGPACK = MsgpackCodec()
+JSON = JsonCodec()
+_BY_NAME: dict[str, Codec] = {MSGPACK.name: MSGPACK, JSON.name: JSON}
+
+
+def codec_for(subprotocol: str | None) -> Codec:
+    """The codec of a negotiated subprotocol; ``None`` (none offered) means JSON."""
+    if subprotocol is None:
+        return JSON
+    codec = _BY_NAME.get(subprotocol)
+    if codec is None:
+        raise ProtocolError(MALFORMED, f"unknown subprotocol {subprotocol!r}")
+    return codec
+
+
+def choose_subprotocol(offered: list[str] | tuple[str, ...]) -> str | None:
+    """The server's pick among the client's offered subprotocols (msgpack first), or None."""
+    for name in SUBPROTOCOLS:
+        if name in offered:
+            return name
+    return None
+
+
+# -- messages <-> plain data --------------------------------------------------------------------
+
+
+def to_wire(msg: Message) -> dict[str, Any]:
+    """The plain-data map of a message, ``type`` first, fields under their wire names."""
+    out: dict[str, Any] = {"type": msg.TYPE}
+    for name in _field_names(type(msg)):
+        value = getattr(msg, name)
+        if isinstance(value, tuple) and value and attrs.has(type(value[0])):
+            value = [to_data(v) for v in value]
+        out[WIRE_NAMES.get(name, name)] = value
+    return out
+
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(f.name for f in attrs.fields(cls))
+    return names
+
+
+def _load(table: dict[str, type[M]], data: dict[str, Any]) -> M:
+    if "type" not in data:
+        raise ProtocolError(MISSING_FIELD, "missing field 'type'", "type")
+    tag = data["type"]
+    if type(tag) is not str:
+        raise ProtocolError(BAD_FIELD, "type: expected str", "type")
+    cls = table.get(tag)
+    if cls is None:
+        raise ProtocolError(UNKNOWN_TYPE, f"unknown message type {tag!r}; known: {sorted(table)}")
+    fields = _rename(data)
+    if cls in FLOAT_FIELDS:
+        fields = dict(fields)
+    floats = {name: _float(fields, name) for name in FLOAT_FIELDS.get(cls, ())}
+    try:
+        msg = from_data(cls, fields, where=tag)
+    except InvalidCommand as exc:
+        raise _wrap(exc, tag) from None
+    return attrs.evolve(msg, **floats) if floats else msg  # type: ignore[misc]
+
+
+def _rename(data: dict[str, Any]) -> dict[str, Any]:
+    for key in WIRE_NAMES:
+        if key in data:
+            raise ProtocolError(UNKNOWN_FIELD, f"unknown field {key!r}", key)
+    if not any(key in data for key in ATTR_NAMES):
+        return data
+    return {ATTR_NAMES.get(k, k): v for k, v in data.items()}
+
+
+def _float(fields: dict[str, Any], name: str) -> float:
+    if name not in fields:
+        raise ProtocolError(MISSING_FIELD, f"missing field {name!r}", name)
+    value = fields.pop(name)
+    if type(value) not in (int, float):
+        raise ProtocolError(BAD_FIELD, f"{name}: expected a number", name)
+    return float(value)
+
+
+def _wrap(exc: InvalidCommand, tag: str) -> ProtocolError:
+    cause = exc.__cause__
+    if isinstance(cause, ProtocolError):
+        return cause
+    field = exc.details.get("field")
+    if isinstance(field, str):
+        field = field.removeprefix(f"{tag}.")
+        head, dot, rest = field.partition(".")
+        field = WIRE_NAMES.get(head, head) + dot + rest
+    message = exc.message
+    for attr, wire in WIRE_NAMES.items():
+        message = message.replace(f"{tag}.{attr}:", f"{tag}.{wire}:")
+    return ProtocolError(_CODES.get(exc.code, BAD_FIELD), message, field)

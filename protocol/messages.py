@@ -1,0 +1,204 @@
+"""The wire messages: one ``@attrs.frozen`` class per message ``type``.
+
+Each class has a ``TYPE`` tag (the wire ``type`` field) and fields named as on the
+wire, except ``Patch.from_`` which is ``from`` on the wire (see ``WIRE_NAMES``).
+Plain-data fields (views, commands, patch ops, reject details) are ``dict`` /
+``tuple`` values holding only plain data: None, bool, 64-bit int, finite float,
+str, lists and str-keyed maps. Validators check the ranges the protocol states;
+they raise :class:`~protocol.errors.ProtocolError` (a ValueError) naming the field.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Literal
+
+import attrs
+
+from protocol.errors import BAD_FIELD, MISSING_FIELD, PatchError, ProtocolError
+from protocol.patch import check_op
+
+Role = Literal["player", "spectator"]
+
+
+def _length(lo: int, hi: int) -> Any:
+    def check(_inst: Any, attr: attrs.Attribute[Any], value: str | None) -> None:
+        if value is not None and not lo <= len(value) <= hi:
+            raise ProtocolError(
+                BAD_FIELD, f"{attr.name}: length must be {lo}..{hi}, got {len(value)}", attr.name
+            )
+
+    return check
+
+
+def _non_negative(_inst: Any, attr: attrs.Attribute[Any], value: int | None) -> None:
+    if value is not None and value < 0:
+        raise ProtocolError(BAD_FIELD, f"{attr.name}: must be >= 0, got {value}", attr.name)
+
+
+def _game_command(_inst: Any, _attr: attrs.Attribute[Any], value: dict[str, Any]) -> None:
+    if "type" not in value:
+        raise ProtocolError(MISSING_FIELD, "command: missing field 'type'", "command.type")
+    if not isinstance(value["type"], str):
+        raise ProtocolError(BAD_FIELD, "command.type: expected str", "command.type")
+
+
+def _ops(_inst: Any, _attr: attrs.Attribute[Any], value: tuple[dict[str, Any], ...]) -> None:
+    for i, op in enumerate(value):
+        try:
+            check_op(op)
+        except PatchError as exc:
+            raise ProtocolError(BAD_FIELD, f"ops[{i}]: {exc.message}", f"ops[{i}]") from exc
+
+
+# -- client -> server ---------------------------------------------------------------------------
+
+
+@attrs.frozen
+class Hello:
+    """The first message of every connection: which room, as whom, and where to resume."""
+
+    TYPE: ClassVar[str] = "hello"
+    room: str
+    role: Role
+    name: str | None = attrs.field(default=None, validator=_length(1, 32))
+    seat_token: str | None = None
+    last_seq: int | None = attrs.field(default=None, validator=_non_negative)
+
+
+@attrs.frozen
+class Command:
+    """A game command with a client-chosen id (unique per seat; a retry reuses it)."""
+
+    TYPE: ClassVar[str] = "command"
+    id: str = attrs.field(validator=_length(1, 64))
+    command: dict[str, Any] = attrs.field(validator=_game_command)
+
+
+@attrs.frozen
+class Resync:
+    """The client saw a gap in sequence numbers and asks for a fresh snapshot."""
+
+    TYPE: ClassVar[str] = "resync"
+
+
+@attrs.frozen
+class Ping:
+    """Application-level keepalive (browsers cannot send websocket pings)."""
+
+    TYPE: ClassVar[str] = "ping"
+    nonce: int | None = None
+
+
+# -- server -> client ---------------------------------------------------------------------------
+
+
+@attrs.frozen
+class Welcome:
+    """The answer to hello: the seat, its token, and a snapshot (or None: patches follow)."""
+
+    TYPE: ClassVar[str] = "welcome"
+    room: str
+    game: str
+    role: Role
+    seat: int | None
+    seat_token: str | None
+    seq: int = attrs.field(validator=_non_negative)
+    view: dict[str, Any] | None
+    server_time: float = 0.0
+
+
+@attrs.frozen
+class Snapshot:
+    """A full view at sequence ``seq`` (after resync, or when a gap is too large)."""
+
+    TYPE: ClassVar[str] = "snapshot"
+    seq: int = attrs.field(validator=_non_negative)
+    view: dict[str, Any]
+
+
+@attrs.frozen
+class Ack:
+    """A command was accepted; ``seq`` is the sequence number of its last event."""
+
+    TYPE: ClassVar[str] = "ack"
+    id: str
+    seq: int = attrs.field(validator=_non_negative)
+
+
+@attrs.frozen
+class Reject:
+    """A command was refused (by the game or the room); nothing was appended."""
+
+    TYPE: ClassVar[str] = "reject"
+    id: str
+    code: str
+    message: str
+    details: dict[str, Any] = attrs.field(factory=dict)
+
+
+@attrs.frozen
+class Patch:
+    """Moves the viewer's view from sequence ``from_`` (wire: ``from``) to ``to``."""
+
+    TYPE: ClassVar[str] = "patch"
+    from_: int = attrs.field(validator=_non_negative)
+    to: int = attrs.field(validator=_non_negative)
+    ops: tuple[dict[str, Any], ...] = attrs.field(validator=_ops)
+    events: tuple[str, ...] = ()
+
+
+@attrs.frozen
+class SeatPresence:
+    """One seat in a presence message."""
+
+    seat: int
+    name: str | None
+    connected: bool
+    bot: bool
+
+
+@attrs.frozen
+class Presence:
+    """Who is at the table: every seat's name and connection, and the spectator count."""
+
+    TYPE: ClassVar[str] = "presence"
+    seats: tuple[SeatPresence, ...]
+    spectators: int = attrs.field(validator=_non_negative)
+
+
+@attrs.frozen
+class Error:
+    """A protocol or room error; ``fatal`` means the server closes the connection next."""
+
+    TYPE: ClassVar[str] = "error"
+    code: str
+    message: str
+    field: str | None = None
+    fatal: bool = False
+
+
+@attrs.frozen
+class Pong:
+    """The answer to ping, echoing its nonce, with the server's clock (unix seconds)."""
+
+    TYPE: ClassVar[str] = "pong"
+    nonce: int | None = None
+    server_time: float = 0.0
+
+
+ClientMessage = Hello | Command | Resync | Ping
+ServerMessage = Welcome | Snapshot | Ack | Reject | Patch | Presence | Error | Pong
+Message = ClientMessage | ServerMessage
+
+CLIENT_MESSAGES: dict[str, type[ClientMessage]] = {
+    c.TYPE: c for c in (Hello, Command, Resync, Ping)
+}
+SERVER_MESSAGES: dict[str, type[ServerMessage]] = {
+    c.TYPE: c for c in (Welcome, Snapshot, Ack, Reject, Patch, Presence, Error, Pong)
+}
+
+# attribute name -> wire name, where they differ (``from`` is a Python keyword).
+WIRE_NAMES: dict[str, str] = {"from_": "from"}
+ATTR_NAMES: dict[str, str] = {v: k for k, v in WIRE_NAMES.items()}
+# fields carried as floats; engine.data does not handle floats, the codec does.
+FLOAT_FIELDS: dict[type, tuple[str, ...]] = {Welcome: ("server_time",), Pong: ("server_time",)}
