@@ -100,7 +100,16 @@ class ServerProcess:
         return f"ws://127.0.0.1:{self.port}/ws"
 
     def start(self) -> None:
-        cmd = [sys.executable, "-m", "server.cli", "serve", "--port", str(self.port), "--store", self.store_url]
+        cmd = [
+            sys.executable,
+            "-m",
+            "server.cli",
+            "serve",
+            "--port",
+            str(self.port),
+            "--store",
+            self.store_url,
+        ]
         log = open(self.workdir / f"server-{self.port}.log", "ab")  # noqa: SIM115
         env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
         self.proc = subprocess.Popen(cmd, cwd=self.workdir, stdout=log, stderr=log, env=env)

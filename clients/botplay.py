@@ -1,0 +1,63 @@
+"""Play a seat with a bot policy over a real connection (the SDK's :class:`Client`).
+
+The policy is the game's own pure function (``engine/<game>/bots.py``) applied to
+the seat's view; the legal commands come with the view (``view["you"]["legal"]``).
+A rejection (another player was faster to the last bill) just means: look again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+from typing import Any
+
+from clients.sdk import Client, CommandRejected
+from engine.core import get_game
+from engine.data import to_data
+
+
+def choose(
+    game_name: str, policy_name: str, view: dict[str, Any], rng: random.Random
+) -> dict[str, Any] | None:
+    """The command the policy picks for this view, as wire data; None when nothing is legal."""
+    you = view.get("you") or {}
+    legal_data = you.get("legal") or []
+    if not legal_data:
+        return None
+    game = get_game(game_name)
+    seat = you["seat"]
+    legal = [game.commands.load(d, seat=seat) for d in legal_data]
+    policy = game.policies.get(policy_name) or next(iter(game.policies.values()))
+    data = to_data(policy(view["game"], seat, legal, rng))
+    data.pop("seat", None)
+    return data  # type: ignore[no-any-return]
+
+
+async def play_seat(
+    client: Client, policy: str = "", delay: float = 0.0, seed: int | None = None
+) -> dict[str, Any]:
+    """Play until the game ends; returns the final view."""
+    rng = random.Random(seed)
+    while True:
+        view = await client.wait_for(
+            lambda v: v["room"]["status"] == "finished" or bool((v.get("you") or {}).get("legal")),
+            timeout=60,
+        )
+        if view["room"]["status"] == "finished":
+            return view
+        seq = client.seq
+        command = choose(client.game or "", policy, view, rng)
+        if command is None:
+            continue
+        if delay:
+            await asyncio.sleep(delay * rng.uniform(0.5, 1.5))
+        with contextlib.suppress(CommandRejected):  # someone was faster: look again
+            await client.send(command)
+        await client.wait_for(
+            lambda _, since=seq: client.seq > since or _finished(client), timeout=60
+        )
+
+
+def _finished(client: Client) -> bool:
+    return client.view is not None and client.view["room"]["status"] == "finished"

@@ -1,0 +1,105 @@
+"""A small Prometheus text-format registry: counters, gauges and histograms.
+
+The service needs a handful of series (rooms, connections, commands, rejections
+by code, append and fan-out latency); this keeps them without a dependency.
+``render()`` returns the exposition text served at ``/metrics``.
+"""
+
+from __future__ import annotations
+
+import bisect
+from collections import defaultdict
+from collections.abc import Callable
+
+LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5)
+
+Labels = tuple[tuple[str, str], ...]
+
+
+def _fmt_labels(labels: Labels, extra: str = "") -> str:
+    parts = [f'{k}="{v}"' for k, v in labels]
+    if extra:
+        parts.append(extra)
+    return "{" + ",".join(parts) + "}" if parts else ""
+
+
+class Counter:
+    def __init__(self, name: str, help_: str) -> None:
+        self.name, self.help = name, help_
+        self.values: dict[Labels, float] = defaultdict(float)
+
+    def inc(self, amount: float = 1.0, **labels: str) -> None:
+        self.values[tuple(sorted(labels.items()))] += amount
+
+    def lines(self) -> list[str]:
+        out = [f"# HELP {self.name} {self.help}", f"# TYPE {self.name} counter"]
+        out += [f"{self.name}{_fmt_labels(k)} {v:g}" for k, v in sorted(self.values.items())]
+        return out
+
+
+class Gauge:
+    """A value read when scraped (``fn``) or set directly."""
+
+    def __init__(self, name: str, help_: str, fn: Callable[[], float] | None = None) -> None:
+        self.name, self.help, self.fn = name, help_, fn
+        self.value = 0.0
+
+    def set(self, value: float) -> None:
+        self.value = value
+
+    def lines(self) -> list[str]:
+        value = self.fn() if self.fn else self.value
+        return [
+            f"# HELP {self.name} {self.help}",
+            f"# TYPE {self.name} gauge",
+            f"{self.name} {value:g}",
+        ]
+
+
+class Histogram:
+    def __init__(self, name: str, help_: str, buckets: tuple[float, ...] = LATENCY_BUCKETS) -> None:
+        self.name, self.help, self.buckets = name, help_, buckets
+        self.counts = [0] * (len(buckets) + 1)
+        self.sum = 0.0
+        self.count = 0
+
+    def observe(self, value: float) -> None:
+        self.counts[bisect.bisect_left(self.buckets, value)] += 1
+        self.sum += value
+        self.count += 1
+
+    def lines(self) -> list[str]:
+        out = [f"# HELP {self.name} {self.help}", f"# TYPE {self.name} histogram"]
+        running = 0
+        for bound, n in zip(self.buckets, self.counts, strict=False):
+            running += n
+            out.append(f'{self.name}_bucket{{le="{bound:g}"}} {running}')
+        out.append(f'{self.name}_bucket{{le="+Inf"}} {self.count}')
+        out += [f"{self.name}_sum {self.sum:g}", f"{self.name}_count {self.count}"]
+        return out
+
+
+class Metrics:
+    """The service's series. One instance per app."""
+
+    def __init__(self) -> None:
+        self.commands = Counter("rollhouse_commands_total", "Commands accepted, by game.")
+        self.rejections = Counter("rollhouse_rejections_total", "Commands rejected, by code.")
+        self.protocol_errors = Counter("rollhouse_protocol_errors_total", "Bad frames, by code.")
+        self.dropped = Counter(
+            "rollhouse_connections_dropped_total", "Connections dropped, by reason."
+        )
+        self.append_latency = Histogram("rollhouse_append_seconds", "Store append latency.")
+        self.fanout_latency = Histogram(
+            "rollhouse_fanout_seconds", "Time to build and queue patches."
+        )
+        self.rooms = Gauge("rollhouse_rooms_live", "Rooms loaded in memory.")
+        self.connections = Gauge("rollhouse_connections", "Open websocket connections.")
+        self.spectators = Gauge("rollhouse_spectators", "Open spectator connections.")
+
+    def render(self) -> str:
+        series = [
+            self.rooms, self.connections, self.spectators, self.commands, self.rejections,
+            self.protocol_errors, self.dropped, self.append_latency, self.fanout_latency,
+        ]  # fmt: skip
+        return "\n".join(line for s in series for line in s.lines()) + "\n"

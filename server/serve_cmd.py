@@ -1,0 +1,55 @@
+"""``rollhouse serve``: run the server on uvicorn (embedded SQLite store by default)."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+
+from server.config import Settings, parse_origins
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = sub.add_parser("serve", help="run the game server")
+    p.add_argument("--host", help="interface to bind (env ROLLHOUSE_HOST, default 127.0.0.1)")
+    p.add_argument("--port", type=int, help="port (env ROLLHOUSE_PORT, default 8000)")
+    p.add_argument(
+        "--store", help="event store URL: sqlite:///path, redis://host:port/db, memory://"
+    )
+    p.add_argument("--origins", help="comma-separated allowed browser origins, or *")
+    p.add_argument("--idle-unload", type=float, help="seconds before an idle room leaves memory")
+    p.add_argument("--log-level", default="info")
+    p.add_argument("--log-format", choices=["json", "text"], default="json")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from server.app import create_app
+    from server.logs import setup_logging
+
+    settings = Settings.from_env(
+        host=args.host,
+        port=args.port,
+        store_url=args.store,
+        allowed_origins=parse_origins(args.origins) if args.origins else None,
+        idle_unload_seconds=args.idle_unload,
+    )
+    setup_logging(args.log_level, args.log_format)
+    print(
+        f"Rollhouse serving on http://{settings.host}:{settings.port}/"
+        f"  (store: {settings.store_url})",
+        flush=True,
+    )
+    uvicorn.run(
+        create_app(settings),
+        host=settings.host,
+        port=settings.port,
+        ws="websockets-sansio",
+        ws_max_size=1 << 20,
+        ws_per_message_deflate=False,
+        loop="uvloop" if importlib.util.find_spec("uvloop") else "asyncio",
+        log_level="warning",
+        lifespan="on",
+    )
+    return 0
