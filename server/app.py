@@ -10,6 +10,8 @@ HTTP (JSON):
 | GET    | /api/rooms        | every room, newest first, with status and counts          |
 | GET    | /api/rooms/{id}   | one room's info                                           |
 | GET    | /metrics          | Prometheus text                                           |
+| GET    | /rules/{game}.md  | the rules in our own words (English, then pt-BR)          |
+| GET    | /                 | the web client (lobby; ``/table.html?room=ID``)           |
 
 ``room`` holds the room's own settings: ``clock`` (seconds per decision, 0 = none),
 ``bots`` (seats given to hosted bots), ``bot_policy``, ``bot_delay`` (seconds).
@@ -43,6 +45,7 @@ from server.store import EventStore, StoreError, open_store
 
 log = logging.getLogger("rollhouse.app")
 WEB_ROOT = Path(__file__).resolve().parent.parent / "clients" / "web"
+RULES_ROOT = Path(__file__).resolve().parent.parent / "docs" / "rules"
 
 
 @attrs.define
@@ -172,6 +175,8 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
         Route("/metrics", metrics),
         WebSocketRoute("/ws", websocket_endpoint),
     ]
+    if RULES_ROOT.is_dir():
+        routes.append(Mount("/rules", StaticFiles(directory=RULES_ROOT), name="rules"))
     if WEB_ROOT.is_dir():
         routes.append(Mount("/", StaticFiles(directory=WEB_ROOT, html=True), name="web"))
     return Starlette(routes=routes, lifespan=lifespan)

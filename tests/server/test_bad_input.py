@@ -1,0 +1,192 @@
+"""Bad input over a real socket: each case gets its own code and none changes the room."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import msgpack
+import pytest
+import websockets
+
+from clients.sdk import Client, CommandRejected
+from tests.support.server import LiveServer
+
+MSGPACK = "rollhouse.v1.msgpack"
+JSON = "rollhouse.v1.json"
+
+
+async def recv_json(ws: Any) -> dict[str, Any]:
+    frame = await ws.recv()
+    return json.loads(frame) if isinstance(frame, str) else msgpack.unpackb(frame)  # type: ignore[no-any-return]
+
+
+async def recv_type(ws: Any, kind: str) -> dict[str, Any]:
+    """The next message of ``kind``, skipping presence and patches."""
+    for _ in range(20):
+        msg = await recv_json(ws)
+        if msg["type"] == kind:
+            return msg
+    raise AssertionError(f"no {kind} message")
+
+
+async def playing_room(server: LiveServer) -> tuple[str, list[Client]]:
+    room = (await server.create_room("rollie", 2, room={"clock": 0}))["room"]
+    players = [await Client(server.ws_url, room, name=n).connect() for n in "ab"]
+    await players[0].wait_for(lambda v: v["room"]["status"] == "playing")
+    return room, players
+
+
+async def room_seq(server: LiveServer, room: str) -> int:
+    return int(server.services.rooms.live[room].model.seq)
+
+
+@pytest.mark.parametrize(
+    ("subprotocol", "frame", "code"),
+    [
+        (MSGPACK, b"\xc1\xff\x00", "protocol/malformed"),
+        (MSGPACK, msgpack.packb([1, 2]), "protocol/malformed"),
+        (MSGPACK, "text on a binary codec", "protocol/malformed"),
+        (JSON, "{not json", "protocol/malformed"),
+        (JSON, json.dumps({"type": "dance"}), "protocol/unknown_type"),
+        (JSON, json.dumps({"type": "ping", "nonce": "x"}), "protocol/bad_field"),
+        (JSON, json.dumps({"type": "ping", "colour": 1}), "protocol/unknown_field"),
+        (JSON, json.dumps({"type": "command", "id": "1"}), "protocol/missing_field"),
+        (MSGPACK, b"\x00" * 70_000, "protocol/too_large"),
+        (
+            JSON,
+            json.dumps({"type": "command", "id": "1", "command": {"type": "roll"}}),
+            "room/hello_required",
+        ),
+    ],
+)
+async def test_bad_frames_get_their_code(
+    live_server: LiveServer, subprotocol: str, frame: Any, code: str
+) -> None:
+    """Malformed, mistyped, oversized and unknown frames each get a typed, non-fatal answer."""
+    room, players = await playing_room(live_server)
+    before = await room_seq(live_server, room)
+    async with websockets.connect(live_server.ws_url, subprotocols=[subprotocol]) as ws:  # type: ignore[list-item]
+        await ws.send(frame)
+        reply = await recv_json(ws)
+        assert reply["code"] == code
+        if reply["type"] == "error":
+            assert reply["fatal"] is False
+        await ws.send(
+            json.dumps({"type": "ping", "nonce": 7})
+            if subprotocol == JSON
+            else msgpack.packb({"type": "ping", "nonce": 7})
+        )
+        assert (await recv_type(ws, "pong"))["nonce"] == 7  # the connection survives
+    assert await room_seq(live_server, room) == before
+    for p in players:
+        await p.close()
+
+
+async def test_game_rejections_change_nothing(live_server: LiveServer) -> None:
+    """Unknown commands, bad fields, a server-set seat, out-of-turn play: typed codes, no append."""
+    room, (a, b) = await playing_room(live_server)
+    view = a.view or {}
+    roller, other = (a, b) if view["game"]["first_player"] == a.seat else (b, a)
+    before = await room_seq(live_server, room)
+    cases = [
+        ({"type": "dance"}, "command/unknown_type"),
+        ({"type": "take", "value": "5"}, "command/bad_field"),
+        ({"type": "take"}, "command/missing_field"),
+        ({"type": "roll", "seat": roller.seat}, "command/unknown_field"),
+        ({"type": "roll"}, "rollie/not_your_turn"),
+        ({"type": "secure"}, "rollie/not_deciding_phase"),
+    ]
+    for command, code in cases:
+        with pytest.raises(CommandRejected) as info:
+            await other.send(command)
+        assert info.value.code == code, command
+    assert await room_seq(live_server, room) == before
+    await roller.close()
+    await other.close()
+
+
+async def test_spectators_cannot_act(live_server: LiveServer) -> None:
+    """A spectator's command is room/read_only and changes nothing."""
+    room, players = await playing_room(live_server)
+    watcher = await Client(live_server.ws_url, room, role="spectator").connect()
+    before = await room_seq(live_server, room)
+    with pytest.raises(CommandRejected) as info:
+        await watcher.send({"type": "roll"})
+    assert info.value.code == "room/read_only"
+    assert await room_seq(live_server, room) == before
+    for c in [*players, watcher]:
+        await c.close()
+
+
+async def test_commands_after_the_game_ended(live_server: LiveServer) -> None:
+    """Once the game is over every command is game/over."""
+    room = await live_server.create_room(
+        "rollie", 2, options={"rounds": 1}, room={"bots": 2, "bot_delay": 0}
+    )
+    watcher = await Client(live_server.ws_url, room["room"], role="spectator").connect()
+    await watcher.wait_for(lambda v: v["room"]["status"] == "finished", timeout=30)
+    rid = room["room"]
+    live = live_server.services.rooms.live[rid]
+    seq = live.model.seq
+    with pytest.raises(Exception) as info:
+        await live.call(live.apply, 0, {"type": "roll"}, "late")
+    assert getattr(info.value, "code", None) == "game/over"
+    assert live.model.seq == seq
+    await watcher.close()
+
+
+async def test_hello_errors_are_fatal_and_typed(live_server: LiveServer) -> None:
+    """Unknown room, bad seat token, full room: a fatal error with its code, then a close."""
+    room, players = await playing_room(live_server)
+    cases = [
+        ({"type": "hello", "room": "r-nothere", "role": "player"}, "room/not_found"),
+        (
+            {"type": "hello", "room": room, "role": "player", "seat_token": "forged"},
+            "room/bad_seat_token",
+        ),
+        ({"type": "hello", "room": room, "role": "player"}, "room/full"),
+    ]
+    for hello, code in cases:
+        async with websockets.connect(live_server.ws_url, subprotocols=[JSON]) as ws:  # type: ignore[list-item]
+            await ws.send(json.dumps(hello))
+            reply = await recv_json(ws)
+            assert (reply["type"], reply["code"], reply["fatal"]) == ("error", code, True)
+            with pytest.raises(websockets.ConnectionClosed):
+                await recv_json(ws)
+    for p in players:
+        await p.close()
+
+
+async def test_second_hello_is_refused(live_server: LiveServer) -> None:
+    """A second hello on one connection is room/already_joined."""
+    room, players = await playing_room(live_server)
+    async with websockets.connect(live_server.ws_url, subprotocols=[JSON]) as ws:  # type: ignore[list-item]
+        hello = json.dumps({"type": "hello", "room": room, "role": "spectator"})
+        await ws.send(hello)
+        await recv_type(ws, "welcome")
+        await ws.send(hello)
+        assert (await recv_type(ws, "error"))["code"] == "room/already_joined"
+    for p in players:
+        await p.close()
+
+
+async def test_foreign_origin_is_refused(live_server: LiveServer) -> None:
+    """A browser page from another origin gets room/origin_forbidden; programs (no Origin) pass."""
+    room, players = await playing_room(live_server)
+    async with websockets.connect(
+        live_server.ws_url,
+        subprotocols=[JSON],
+        origin="http://evil.example",  # type: ignore[list-item, arg-type]
+    ) as ws:
+        reply = await recv_json(ws)
+        assert (reply["code"], reply["fatal"]) == ("room/origin_forbidden", True)
+    async with websockets.connect(
+        live_server.ws_url,
+        subprotocols=[JSON],
+        origin=live_server.url,  # type: ignore[list-item, arg-type]
+    ) as ws:
+        await ws.send(json.dumps({"type": "hello", "room": room, "role": "spectator"}))
+        assert (await recv_type(ws, "welcome"))["role"] == "spectator"
+    for p in players:
+        await p.close()
