@@ -87,14 +87,15 @@ class Ability:
 @attrs.frozen
 class Effect:
     """A one-time gain: resources, bonus roads / building / wonder actions, bonus
-    points, and (``ability``) an ability that lasts as long as its source says."""
+    points, and ``abilities`` that last as long as their source says (a building's
+    for the turn, a visionary's for the game)."""
 
     gain: Gains = NO_GAINS
     roads: int = 0
     build: int = 0
     wonder: int = 0
     points: int = 0
-    ability: Ability | None = None
+    abilities: tuple[Ability, ...] = ()
 
 
 NOTHING = Effect()

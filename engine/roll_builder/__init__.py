@@ -1,0 +1,60 @@
+"""Roll Builder: fifteen shared rolls, each player growing a city on a hex sheet.
+
+A pure engine (see ``engine.core``): ``game.py`` glues ``decide.py`` (rules and
+rejections), ``evolve.py`` (state changes), ``effects.py`` (the ability vocabulary),
+``scoring.py``, ``legal.py``, ``view.py`` and ``bots.py``; the content (two city
+sheets, seven events, nine visionaries) is data in ``content/``, validated at import
+by ``catalog.py`` / ``loader.py``.
+
+Decisions where the rulebook is silent (or leans on icons we do not have):
+
+1. The engine rolls. The first roll is in the setup event; every later roll is
+   drawn in ``decide`` when the last seat finishes a turn, and recorded in ``Rolled``.
+2. 1 to 6 seats (the game is simultaneous; six sheets still fit a screen).
+3. Using a die is its own command (``use_die``); it puts the action in the seat's
+   pool: ``face`` roads, or one building / wonder action of number ``face``. A die
+   showing n builds building n (buildings are numbered 1-6) and fills a wonder box
+   numbered n; bonus actions (map, wonder, turn bonus) build any building or fill
+   any available box.
+4. Unspent food, supplies, ideas, roads and actions are lost when the seat is done;
+   leftover favor and strength are converted onto their tracks automatically
+   (converting never costs points); once a track is full the rest is lost.
+5. Wealth is always stored at once (storing never costs anything): "stored wealth"
+   is simply wealth not spent; paying an innovation circle with wealth spends it.
+6. "Innovation bonus" is the resource ``idea``; it pays any circle, and is the only
+   thing that pays an ``idea`` circle; like food it is lost at the end of the turn.
+   Cost circles may be crossed off across several turns; an innovation is
+   discovered when all of its circles are.
+7. Turn bonuses (idea, building action, wonder action) arrive with the rolls of
+   turns 5, 10 and 15, as part of those turns.
+8. A road touches the network if it shares a corner with a road. Edges exist only
+   where at least one side is a full space; water-water edges need an ``allow
+   water`` ability and cliff edges an ``allow cliff`` ability; events may forbid an
+   edge kind. A space is connected when a road touches any of its corners.
+9. Marking a space with an X (to gain what it shows) is a free command once the space
+   is connected; map points need no X. Buildings go on full, connected land spaces
+   with no building yet, X or not.
+10. Abilities of a building last for the turn it was built; those of innovations,
+    visionaries, city specials and events for the game. Triggers of abilities
+    already in force happen before the new building's own gain.
+11. Visionaries are checked when every seat is done with a turn. Every seat that
+    completes one on the first turn anyone does gets the corner points (ties share
+    the honour); later completers get only the bonus. Solo: no corner points. Bonus
+    gains arrive in the next turn's pool (lost after turn 15).
+12. Solo with an event: the city survives when its score beats the target (strictly);
+    the Result then lists seat 0 as the winner, else nobody. Multiplayer: highest
+    total wins, ties shared. An event may be chosen in multiplayer too.
+13. A seat whose clock runs out is done (``timeout_command`` = ``done``).
+14. Visionary goals and bonuses, events, buildings, wonders and innovations are our
+    own designs; see ``docs/rules/roll-builder.md`` and the files in ``content/``.
+"""
+
+from __future__ import annotations
+
+from engine.core import register
+from engine.roll_builder.game import RollBuilder
+
+GAME = RollBuilder()
+register(GAME)
+
+__all__ = ["GAME", "RollBuilder"]

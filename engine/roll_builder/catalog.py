@@ -1,0 +1,290 @@
+"""The validated content, loaded once at import: :data:`CITIES`, :data:`EVENTS`,
+:data:`VISIONARIES`.
+
+City files are ``content/<id>.json`` listed in ``content/index.json``; events and
+visionaries have one file each. Any malformed entry raises ``ContentError`` naming
+the file and the entry, so a broken sheet can never reach a game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from engine.roll_builder.content import (
+    NOTHING,
+    Ability,
+    Box,
+    Building,
+    City,
+    Effect,
+    GameEvent,
+    Innovation,
+    Space,
+    Visionary,
+)
+from engine.roll_builder.hexmap import Edge, Geometry, Hex, are_neighbours, edge, offset_to_axial
+from engine.roll_builder.loader import (
+    Json,
+    ability,
+    array,
+    condition,
+    effect,
+    fail,
+    integer,
+    obj,
+    read_json,
+    resource,
+    text,
+)
+
+_TERRAIN = {"L": ("land", False), "W": ("water", False), "l": ("land", True), "w": ("water", True)}
+_CITY_KEYS = {"id", "name", "band", "legend", "rows", "cliffs", "start_roads", "buildings"}
+_CITY_KEYS |= {"wonder", "innovations", "tracks", "specials"}
+
+
+def parse_city(data: Json, where: str) -> City:
+    """A city sheet from its JSON object."""
+    d = obj(data, where, _CITY_KEYS, {"notes"})
+    band = array(d["band"], f"{where}.band")
+    if len(band) != 2 or integer(band[0], f"{where}.band[0]", 0) >= integer(
+        band[1], f"{where}.band[1]", 0
+    ):
+        raise fail(f"{where}.band", "expected [low, high] with low < high")
+    spaces = _spaces(d, where)
+    terrain = {h: s.terrain for h, s in spaces.items()}
+    partial = [h for h, s in spaces.items() if s.partial]
+    cliffs = _edges(d["cliffs"], f"{where}.cliffs", spaces)
+    geometry = Geometry.build(terrain, partial, cliffs)
+    roads = _edges(d["start_roads"], f"{where}.start_roads", spaces)
+    for i, e in enumerate(sorted(roads)):
+        if e not in geometry.edges:
+            raise fail(f"{where}.start_roads[{i}]", "edge is cut off by the map border")
+    wonder = obj(d["wonder"], f"{where}.wonder", {"name", "rule", "boxes"})
+    tracks = obj(d["tracks"], f"{where}.tracks", {"favor", "strength"})
+    specials = array(d["specials"], f"{where}.specials")
+    return City(
+        id=text(d["id"], f"{where}.id"),
+        name=text(d["name"], f"{where}.name"),
+        band=(band[0], band[1]),
+        spaces=spaces,
+        geometry=geometry,
+        start_roads=roads,
+        buildings=_buildings(d["buildings"], f"{where}.buildings"),
+        wonder=text(wonder["name"], f"{where}.wonder.name"),
+        wonder_rule=text(wonder["rule"], f"{where}.wonder.rule"),
+        boxes=_boxes(wonder["boxes"], f"{where}.wonder.boxes"),
+        innovations=_innovations(d["innovations"], f"{where}.innovations"),
+        favor_track=_track(tracks["favor"], f"{where}.tracks.favor"),
+        strength_track=_track(tracks["strength"], f"{where}.tracks.strength"),
+        specials=tuple(_special(s, f"{where}.specials[{i}]")[0] for i, s in enumerate(specials)),
+        special_text=tuple(
+            _special(s, f"{where}.specials[{i}]")[1] for i, s in enumerate(specials)
+        ),
+    )
+
+
+def _spaces(d: dict[str, Json], where: str) -> dict[Hex, Space]:
+    legend = obj(
+        d["legend"], f"{where}.legend", set(), {c for c in "abcdefghijklmnopqrstuvwxyz0123456789"}
+    )
+    features: dict[str, tuple[Effect | None, int]] = {}
+    for code, entry in legend.items():
+        e = obj(entry, f"{where}.legend.{code}", set(), {"points", "effect"})
+        eff = effect(e["effect"], f"{where}.legend.{code}.effect") if "effect" in e else None
+        features[code] = (eff, integer(e.get("points", 0), f"{where}.legend.{code}.points", 0, 9))
+    spaces: dict[Hex, Space] = {}
+    for row, line in enumerate(array(d["rows"], f"{where}.rows")):
+        for col, token in enumerate(text(line, f"{where}.rows[{row}]").split()):
+            path = f"{where}.rows[{row}][{col}]"
+            if token == "..":
+                continue
+            if (
+                len(token) != 2
+                or token[0] not in _TERRAIN
+                or (token[1] != "." and token[1] not in features)
+            ):
+                raise fail(path, f"bad token {token!r}")
+            kind, partial = _TERRAIN[token[0]]
+            eff, points = features.get(token[1], (None, 0))
+            if (eff or points) and kind == "water" and token[1] != ".":
+                raise fail(path, "features belong on land")
+            h = offset_to_axial(col, row)
+            spaces[h] = Space(h, kind, partial, eff, points, token[1] if token[1] != "." else "")
+    if not spaces:
+        raise fail(f"{where}.rows", "the map has no spaces")
+    return spaces
+
+
+def _edges(data: Json, path: str, spaces: Mapping[Hex, Space]) -> frozenset[Edge]:
+    out: set[Edge] = set()
+    for i, pair in enumerate(array(data, path)):
+        cells = array(pair, f"{path}[{i}]")
+        if len(cells) != 2:
+            raise fail(f"{path}[{i}]", "expected two [col, row] cells")
+        hexes = []
+        for j, cell in enumerate(cells):
+            c = array(cell, f"{path}[{i}][{j}]")
+            if len(c) != 2:
+                raise fail(f"{path}[{i}][{j}]", "expected [col, row]")
+            h = offset_to_axial(
+                integer(c[0], f"{path}[{i}][{j}]"), integer(c[1], f"{path}[{i}][{j}]")
+            )
+            if h not in spaces:
+                raise fail(f"{path}[{i}][{j}]", f"no space at {c}")
+            hexes.append(h)
+        if not are_neighbours(hexes[0], hexes[1]):
+            raise fail(f"{path}[{i}]", "the two cells are not neighbours")
+        out.add(edge(hexes[0], hexes[1]))
+    return frozenset(out)
+
+
+def _buildings(data: Json, path: str) -> tuple[Building, ...]:
+    items = array(data, path)
+    out = []
+    for i, raw in enumerate(items):
+        p = f"{path}[{i}]"
+        b = obj(raw, p, {"n", "id", "name", "letter", "effect"})
+        if integer(b["n"], f"{p}.n", 1, 6) != i + 1:
+            raise fail(f"{p}.n", f"buildings are listed 1 to 6 in order; expected {i + 1}")
+        out.append(
+            Building(
+                b["n"],
+                text(b["id"], f"{p}.id"),
+                text(b["name"], f"{p}.name"),
+                text(b["letter"], f"{p}.letter"),
+                effect(b["effect"], f"{p}.effect"),
+            )
+        )
+    if len(out) != 6:
+        raise fail(path, "a city has exactly six buildings, one per die face")
+    return tuple(out)
+
+
+def _boxes(data: Json, path: str) -> tuple[Box, ...]:
+    items = array(data, path)
+    out = []
+    for i, raw in enumerate(items):
+        p = f"{path}[{i}]"
+        b = obj(raw, p, {"n", "row", "col"}, {"after", "opens", "effect"})
+        after = tuple(
+            integer(a, f"{p}.after", 0, i - 1) for a in array(b.get("after", []), f"{p}.after")
+        )
+        out.append(
+            Box(
+                index=i,
+                n=integer(b["n"], f"{p}.n", 1, 6),
+                row=integer(b["row"], f"{p}.row", 0),
+                col=integer(b["col"], f"{p}.col", 0),
+                after=after,
+                opens=condition(b["opens"], f"{p}.opens") if "opens" in b else None,
+                effect=effect(b["effect"], f"{p}.effect") if "effect" in b else NOTHING,
+            )
+        )
+    if not out:
+        raise fail(path, "a wonder needs boxes")
+    return tuple(out)
+
+
+def _innovations(data: Json, path: str) -> tuple[Innovation, ...]:
+    out: list[Innovation] = []
+    for i, raw in enumerate(array(data, path)):
+        p = f"{path}[{i}]"
+        d = obj(raw, p, {"id", "name", "cost", "points"}, {"effect", "ability", "text"})
+        cost = tuple(
+            resource(c, f"{p}.cost[{j}]") for j, c in enumerate(array(d["cost"], f"{p}.cost"))
+        )
+        if not cost:
+            raise fail(f"{p}.cost", "an innovation costs something")
+        ident = text(d["id"], f"{p}.id")
+        if any(o.id == ident for o in out):
+            raise fail(f"{p}.id", f"duplicate innovation {ident!r}")
+        out.append(
+            Innovation(
+                id=ident,
+                name=text(d["name"], f"{p}.name"),
+                cost=cost,
+                points=integer(d["points"], f"{p}.points", 0, 20),
+                effect=effect(d["effect"], f"{p}.effect") if "effect" in d else NOTHING,
+                ability=ability(d["ability"], f"{p}.ability") if "ability" in d else None,
+                text=str(d.get("text", "")),
+            )
+        )
+    return tuple(out)
+
+
+def _track(data: Json, path: str) -> tuple[int, ...]:
+    values = tuple(integer(v, f"{path}[{i}]", 0) for i, v in enumerate(array(data, path)))
+    if len(values) < 2 or values[0] != 0 or list(values) != sorted(values):
+        raise fail(path, "a track starts at 0 and never decreases")
+    return values
+
+
+def _special(data: Json, path: str) -> tuple[Ability, str]:
+    d = obj(data, path, {"text", "ability"})
+    return ability(d["ability"], f"{path}.ability"), text(d["text"], f"{path}.text")
+
+
+def parse_event(data: Json, where: str) -> GameEvent:
+    """An event from its JSON object."""
+    d = obj(data, where, {"id", "name", "target", "text", "abilities"})
+    abilities = array(d["abilities"], f"{where}.abilities")
+    return GameEvent(
+        id=text(d["id"], f"{where}.id"),
+        name=text(d["name"], f"{where}.name"),
+        target=integer(d["target"], f"{where}.target", 1),
+        text=text(d["text"], f"{where}.text"),
+        abilities=tuple(ability(a, f"{where}.abilities[{i}]") for i, a in enumerate(abilities)),
+    )
+
+
+def parse_visionary(data: Json, where: str) -> Visionary:
+    """A visionary from its JSON object."""
+    d = obj(data, where, {"id", "name", "goal", "corner", "bonus", "text"})
+    return Visionary(
+        id=text(d["id"], f"{where}.id"),
+        name=text(d["name"], f"{where}.name"),
+        goal=condition(d["goal"], f"{where}.goal"),
+        corner=integer(d["corner"], f"{where}.corner", 0),
+        bonus=effect(d["bonus"], f"{where}.bonus"),
+        text=text(d["text"], f"{where}.text"),
+    )
+
+
+def load_cities() -> dict[str, City]:
+    """Every city listed in ``content/index.json``."""
+    index = obj(read_json("index.json"), "index.json", {"cities"})
+    cities: dict[str, City] = {}
+    for i, name in enumerate(array(index["cities"], "index.json.cities")):
+        file = text(name, f"index.json.cities[{i}]")
+        city = parse_city(read_json(file), file)
+        if city.id in cities:
+            raise fail(file, f"duplicate city id {city.id!r}")
+        cities[city.id] = city
+    return cities
+
+
+def load_events() -> dict[str, GameEvent]:
+    """Every event in ``content/events.json``."""
+    out: dict[str, GameEvent] = {}
+    for i, raw in enumerate(array(read_json("events.json"), "events.json")):
+        ev = parse_event(raw, f"events.json[{i}]")
+        if ev.id in out:
+            raise fail(f"events.json[{i}].id", f"duplicate event {ev.id!r}")
+        out[ev.id] = ev
+    return out
+
+
+def load_visionaries() -> dict[str, Visionary]:
+    """Every visionary in ``content/visionaries.json``."""
+    out: dict[str, Visionary] = {}
+    for i, raw in enumerate(array(read_json("visionaries.json"), "visionaries.json")):
+        v = parse_visionary(raw, f"visionaries.json[{i}]")
+        if v.id in out:
+            raise fail(f"visionaries.json[{i}].id", f"duplicate visionary {v.id!r}")
+        out[v.id] = v
+    return out
+
+
+CITIES: Mapping[str, City] = load_cities()
+EVENTS: Mapping[str, GameEvent] = load_events()
+VISIONARIES: Mapping[str, Visionary] = load_visionaries()

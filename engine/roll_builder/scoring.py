@@ -1,0 +1,132 @@
+"""Metrics (the counts conditions refer to) and the end-of-game score, item by item.
+
+Categories follow the rulebook's Scoring section: buildings, road network,
+innovations, resources, wonder, bonus.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import attrs
+
+from engine.roll_builder.content import Ability, Condition
+from engine.roll_builder.effects import active, city_of, of_kind, ring_count
+from engine.roll_builder.hexmap import Hex, neighbours, network
+from engine.roll_builder.model import Player
+
+CATEGORIES: tuple[str, ...] = ("buildings", "roads", "innovations", "resources", "wonder", "bonus")
+
+
+@attrs.frozen
+class Item:
+    """One scored line: its category, what it is and its points."""
+
+    category: str
+    label: str
+    points: int
+
+
+def metric(p: Player, name: str) -> int:
+    """The value of metric ``name`` (see ``content.METRICS``) for ``p``."""
+    match name:
+        case "buildings":
+            return len(p.buildings)
+        case "roads":
+            return len(p.roads)
+        case "coast_cliff_roads":
+            geometry = city_of(p).geometry
+            return sum(1 for e in p.roads if geometry.kind(e) in ("coast", "cliff"))
+        case "rings":
+            return ring_count(p)
+        case "innovations":
+            return len(p.discovered)
+        case "wonder_boxes":
+            return len(p.wonder)
+        case "wonder_points":
+            boxes = city_of(p).boxes
+            return sum(boxes[i].effect.points for i in p.wonder)
+        case "stored_wealth":
+            return p.wealth
+        case "converted_favor":
+            return p.favor
+        case "converted_strength":
+            return p.strength
+        case "building_cluster":
+            return largest_cluster(p.buildings)
+        case "marked":
+            return len(p.marked)
+    raise ValueError(f"unknown metric {name!r}")  # pragma: no cover (validated content)
+
+
+def holds(p: Player, condition: Condition) -> bool:
+    """Whether ``p`` has reached ``condition``."""
+    return metric(p, condition.metric) >= condition.at
+
+
+def largest_cluster(buildings: Sequence[tuple[Hex, int]]) -> int:
+    """Size of the largest group of adjacent spaces holding the same building."""
+    kind = dict(buildings)
+    seen: set[Hex] = set()
+    best = 0
+    for start in kind:
+        if start in seen:
+            continue
+        group, frontier = {start}, [start]
+        while frontier:
+            h = frontier.pop()
+            for n in neighbours(h):
+                if n not in group and kind.get(n) == kind[start]:
+                    group.add(n)
+                    frontier.append(n)
+        seen |= group
+        best = max(best, len(group))
+    return best
+
+
+def items(p: Player, event: str | None) -> list[Item]:
+    """Every scored line of ``p``'s city, in rulebook order."""
+    city = city_of(p)
+    abilities = active(p, event)
+    out = [Item("buildings", "Building marks", len(p.buildings))]
+    reach = network(p.roads)
+    for h, space in sorted(city.spaces.items()):
+        if space.points and city.geometry.connected(h, reach):
+            out.append(Item("roads", f"Space {h[0]},{h[1]}", space.points))
+    rings = ring_count(p)
+    for a in of_kind(abilities, "ring_points"):
+        out.append(Item("roads", f"Ringed spaces ({rings})", rings * a.points))
+    for ident in p.discovered:
+        inv = city.innovation(ident)
+        if inv is not None:
+            out.append(Item("innovations", inv.name, inv.points))
+    out.append(Item("resources", f"Stored wealth ({p.wealth})", p.wealth // 2))
+    out.append(Item("resources", f"Favor track ({p.favor})", city.favor_track[p.favor]))
+    out.append(Item("resources", f"Strength track ({p.strength})", city.strength_track[p.strength]))
+    out.append(Item("wonder", "Wonder boxes", len(p.wonder)))
+    out.extend(Item("bonus", label, points) for label, points in p.bonus)
+    out.extend(_end_points(p, abilities))
+    return [i for i in out if i.points or i.category in ("buildings", "wonder")]
+
+
+def _end_points(p: Player, abilities: Sequence[Ability]) -> list[Item]:
+    out = []
+    for a in of_kind(abilities, "end_points"):
+        value = metric(p, a.metric)
+        out.append(
+            Item("bonus", f"{a.points} per {a.per} {a.metric} ({value})", value // a.per * a.points)
+        )
+    return out
+
+
+def total(p: Player, event: str | None) -> int:
+    """``p``'s score."""
+    return sum(i.points for i in items(p, event))
+
+
+def by_category(p: Player, event: str | None) -> dict[str, int]:
+    """``p``'s score per category."""
+    out = dict.fromkeys(CATEGORIES, 0)
+    for i in items(p, event):
+        out[i.category] += i.points
+    return out

@@ -1,0 +1,195 @@
+"""What anyone at the table sees, as plain data: enough to draw every city sheet
+as an SVG hex map (spaces in axial coordinates, terrain, roads, building marks,
+X marks), the wonder, the tracks, the innovations, the shared dice, who is done and
+each score item by item. Nothing is hidden in Roll Builder but the seed.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.roll_builder.catalog import EVENTS, VISIONARIES
+from engine.roll_builder.content import RESOURCES, Ability, Effect, Gains
+from engine.roll_builder.decide import box_open
+from engine.roll_builder.effects import city_of
+from engine.roll_builder.hexmap import network
+from engine.roll_builder.legal import awaiting
+from engine.roll_builder.model import TURNS, Player, State
+from engine.roll_builder.scoring import items, total
+
+
+def view(state: State, viewer: int | None) -> dict[str, Any]:
+    """The table as plain data for seat ``viewer`` (or a spectator)."""
+    event = EVENTS[state.event] if state.event else None
+    return {
+        "game": "roll-builder",
+        "you": viewer,
+        "turn": state.turn,
+        "turns": TURNS,
+        "dice": list(state.dice),
+        "over": state.over,
+        "awaiting": sorted(awaiting(state)),
+        "event": None
+        if event is None
+        else {"id": event.id, "name": event.name, "target": event.target, "text": event.text},
+        "visionaries": [
+            {
+                "id": v.id,
+                "name": v.name,
+                "text": v.text,
+                "corner": v.corner,
+                "claimed": v.id in state.claimed,
+                "goal": {"metric": v.goal.metric, "at": v.goal.at},
+            }
+            for v in (VISIONARIES[name] for name in state.visionaries)
+        ],
+        "players": [_player(seat, p, state.event) for seat, p in enumerate(state.players)],
+    }
+
+
+def gains_data(g: Gains) -> dict[str, int]:
+    """Non-zero amounts by resource name."""
+    return {r: n for r, n in zip(RESOURCES, g, strict=True) if n}
+
+
+def ability_data(a: Ability) -> dict[str, Any]:
+    """An ability's kind and the parameters it uses."""
+    out: dict[str, Any] = {"kind": a.kind}
+    for key in (
+        "where",
+        "building",
+        "limit",
+        "resource",
+        "pay",
+        "metric",
+        "per",
+        "points",
+        "delta",
+    ):
+        value = getattr(a, key)
+        if value not in ("any", 0, "", 1) or (key == "per" and a.kind == "end_points"):
+            out[key] = value
+    if any(a.gain):
+        out["gain"] = gains_data(a.gain)
+    if a.turns:
+        out["turns"] = list(a.turns)
+    if a.effect is not None:
+        out["effect"] = effect_data(a.effect)
+    return out
+
+
+def effect_data(e: Effect | None) -> dict[str, Any] | None:
+    """An effect as plain data, leaving out what it does not give."""
+    if e is None:
+        return None
+    out: dict[str, Any] = {}
+    if any(e.gain):
+        out["gain"] = gains_data(e.gain)
+    for key in ("roads", "build", "wonder", "points"):
+        if getattr(e, key):
+            out[key] = getattr(e, key)
+    if e.abilities:
+        out["abilities"] = [ability_data(a) for a in e.abilities]
+    return out
+
+
+def _player(seat: int, p: Player, event: str | None) -> dict[str, Any]:
+    city = city_of(p)
+    return {
+        "seat": seat,
+        "city": {"id": city.id, "name": city.name, "band": list(city.band)},
+        "done": p.done,
+        "dice_used": sorted(p.dice_used),
+        "pool": gains_data(p.pool),
+        "roads_left": p.roads_left,
+        "builds": list(p.builds),
+        "wonders": list(p.wonders),
+        "stored_wealth": p.wealth,
+        "map": _map(p),
+        "buildings": [
+            {
+                "n": b.n,
+                "id": b.id,
+                "name": b.name,
+                "letter": b.letter,
+                "effect": effect_data(b.effect),
+            }
+            for b in city.buildings
+        ],
+        "wonder": _wonder(p),
+        "innovations": [
+            {
+                "id": inv.id,
+                "name": inv.name,
+                "text": inv.text,
+                "points": inv.points,
+                "cost": [
+                    {"resource": r, "paid": (inv.id, i) in p.paid} for i, r in enumerate(inv.cost)
+                ],
+                "discovered": inv.id in p.discovered,
+            }
+            for inv in city.innovations
+        ],
+        "tracks": {
+            "favor": {"values": list(city.favor_track), "crossed": p.favor},
+            "strength": {"values": list(city.strength_track), "crossed": p.strength},
+        },
+        "specials": list(city.special_text),
+        "abilities": [ability_data(a) for a in (*p.abilities, *p.turn_abilities)],
+        "visionaries": list(p.visionaries),
+        "score": total(p, event),
+        "items": [
+            {"category": i.category, "label": i.label, "points": i.points} for i in items(p, event)
+        ],
+    }
+
+
+def _map(p: Player) -> dict[str, Any]:
+    city = city_of(p)
+    geometry = city.geometry
+    reach = network(p.roads)
+    built = dict(p.buildings)
+    return {
+        "spaces": [
+            {
+                "q": h[0],
+                "r": h[1],
+                "terrain": s.terrain,
+                "partial": s.partial,
+                "icon": s.icon,
+                "effect": effect_data(s.effect),
+                "points": s.points,
+                "connected": geometry.connected(h, reach),
+                "marked": h in p.marked,
+                "building": built.get(h),
+                "ringed": geometry.ringed(h, p.roads),
+            }
+            for h, s in sorted(city.spaces.items())
+        ],
+        "roads": [list(e) for e in sorted(p.roads)],
+        "start_roads": [list(e) for e in sorted(city.start_roads)],
+        "cliffs": [list(e) for e in sorted(geometry.cliffs)],
+    }
+
+
+def _wonder(p: Player) -> dict[str, Any]:
+    city = city_of(p)
+    return {
+        "name": city.wonder,
+        "rule": city.wonder_rule,
+        "boxes": [
+            {
+                "index": b.index,
+                "n": b.n,
+                "row": b.row,
+                "col": b.col,
+                "after": list(b.after),
+                "grey": b.opens is not None,
+                "opens": None if b.opens is None else {"metric": b.opens.metric, "at": b.opens.at},
+                "available": b.index not in p.wonder and box_open(p, b.index),
+                "filled": b.index in p.wonder,
+                "effect": effect_data(b.effect),
+            }
+            for b in city.boxes
+        ],
+    }
