@@ -211,4 +211,4 @@ class Registry:
                     code="command/unknown_field",
                     field=key,
                 )
-        return from_data(cls, {**data, **extra}, where=tag)
+        return from_data(cls, {**data, **extra}, where=str(tag))

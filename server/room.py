@@ -90,7 +90,11 @@ class Room:
         ] = asyncio.Queue()
         self.last_active = time.monotonic()
         self.broken: BaseException | None = None
+        self.away_since: dict[int, float] = {
+            seat: time.monotonic() for seat, info in model.holders.items() if info.bot is None
+        }
         self._clock_timer: asyncio.TimerHandle | None = None
+        self._wake_timer: asyncio.TimerHandle | None = None
         self._bot_timers: dict[int, asyncio.TimerHandle] = {}
         self._task: asyncio.Task[None] | None = None
         for viewer in self.viewers():
@@ -225,6 +229,7 @@ class Room:
             if old is not None and old is not peer:
                 old.close_with("room/replaced", "a newer connection took this seat")
             self.players[seat] = peer
+            self.away_since.pop(seat, None)
             peer.seat = seat
             new_token = token
         else:
@@ -279,6 +284,7 @@ class Room:
     async def leave(self, peer: Peer) -> None:
         if peer.seat is not None and self.players.get(peer.seat) is peer:
             del self.players[peer.seat]
+            self.away_since[peer.seat] = time.monotonic()
             self._schedule()
         self.spectators.discard(peer)
         self._broadcast(self.presence())
@@ -404,9 +410,10 @@ class Room:
     # -- clocks and bots --------------------------------------------------------------------
 
     def _cancel_timers(self) -> None:
-        if self._clock_timer is not None:
-            self._clock_timer.cancel()
-            self._clock_timer = None
+        for timer in (self._clock_timer, self._wake_timer):
+            if timer is not None:
+                timer.cancel()
+        self._clock_timer = self._wake_timer = None
         for handle in self._bot_timers.values():
             handle.cancel()
         self._bot_timers.clear()
@@ -427,13 +434,49 @@ class Room:
             if seat not in self._bot_timers:
                 delay = float(self.model.settings.get("bot_delay", 0.8))
                 self._bot_timers[seat] = loop.call_later(delay, self._post, self._bot_move, seat)
+        if self._wake_timer is not None:
+            self._wake_timer.cancel()
+            self._wake_timer = None
+        grace = self._next_takeover()
+        if grace is not None:
+            self._wake_timer = loop.call_later(grace, self._post, self._wake)
 
     def _bot_seats(self) -> list[int]:
+        """Awaited seats a bot plays now: hosted bots, and players gone past the grace period."""
         model = self.model
         if not model.started or model.is_over:
             return []
         awaited = model.game.awaiting(model.state)
-        return [s for s in awaited if s in model.holders and model.holders[s].bot is not None]
+        return [
+            s
+            for s in awaited
+            if s in model.holders and (model.holders[s].bot is not None or self._taken_over(s))
+        ]
+
+    def _taken_over(self, seat: int) -> bool:
+        grace = self.model.settings.get("takeover_after")
+        since = self.away_since.get(seat)
+        if grace is None or since is None or seat in self.players:
+            return False
+        return time.monotonic() - since >= float(grace)
+
+    def _next_takeover(self) -> float | None:
+        """Seconds until the next away player's grace period ends (if a bot must step in)."""
+        grace = self.model.settings.get("takeover_after")
+        if grace is None or not self.model.started or self.model.is_over:
+            return None
+        awaited = self.model.game.awaiting(self.model.state)
+        now = time.monotonic()
+        waits = [
+            since + float(grace) - now
+            for seat, since in self.away_since.items()
+            if seat in awaited and seat not in self.players and since + float(grace) > now
+        ]
+        return max(0.0, min(waits)) if waits else None
+
+    async def _wake(self) -> None:
+        self._wake_timer = None
+        self._schedule()
 
     def _post(self, fn: Callable[..., Awaitable[Any]], *args: Any) -> None:
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
@@ -463,7 +506,7 @@ class Room:
         model = self.model
         if seat not in self._bot_seats():
             return
-        policy_name = model.holders[seat].bot or ""
+        policy_name = model.holders[seat].bot or str(model.settings.get("takeover_policy", ""))
         policy = model.game.policies.get(policy_name) or next(iter(model.game.policies.values()))
         legal = model.game.legal_commands(model.state, seat)
         if not legal:

@@ -24,7 +24,7 @@ from server.store import EventStore, StoreError
 
 log = logging.getLogger("rollhouse.rooms")
 
-ROOM_SETTINGS = {"clock", "bots", "bot_policy", "bot_delay"}
+ROOM_SETTINGS = {"clock", "bots", "bot_policy", "bot_delay", "takeover_after"}
 
 
 class Rooms:
@@ -74,6 +74,12 @@ class Rooms:
                 f"{game.title} takes {game.min_seats} to {game.max_seats} seats", field="seats"
             )
         room_settings = _room_settings(room, seats, self.settings.default_clock_seconds)
+        if room_settings["bot_policy"] and room_settings["bot_policy"] not in game.policies:
+            raise BadOptions(
+                f"{game.title} has no bot policy {room_settings['bot_policy']!r}; "
+                f"known: {sorted(game.policies)}",
+                field="bot_policy",
+            )
         game_options = dict(options)
         seed = game_options.pop("seed", None)
         if seed is None:
@@ -87,7 +93,11 @@ class Rooms:
             seed,
             room_settings["clock"],
             self.now(),
-            {"bot_delay": room_settings["bot_delay"]},
+            {
+                "bot_delay": room_settings["bot_delay"],
+                "takeover_after": room_settings["takeover_after"],
+                "takeover_policy": room_settings["bot_policy"],
+            },
         )
         room_id = "r-" + secrets.token_hex(4)
         await self.store.append(room_id, [record], 0)
@@ -116,7 +126,7 @@ class Rooms:
         try:
             records = await self.store.read(room_id)
         except StoreError as exc:
-            if "room" in str(exc).lower() and "invalid" in str(exc).lower():
+            if exc.code == "store/bad_room":
                 raise RoomError("room/not_found", f"no room {room_id!r}") from exc
             raise RoomError("room/unavailable", f"the event log is unavailable: {exc}") from exc
         if not records:
@@ -178,6 +188,7 @@ def _room_settings(room: Mapping[str, Any], seats: int, default_clock: float) ->
     bots = room.get("bots", 0)
     delay = room.get("bot_delay", 0.8)
     policy = room.get("bot_policy", "")
+    takeover = room.get("takeover_after")
     if not isinstance(clock, int | float) or isinstance(clock, bool) or not 0 <= clock <= 3600:
         raise BadOptions("room setting 'clock' must be 0 (no clock) to 3600 seconds", field="clock")
     if not isinstance(bots, int) or isinstance(bots, bool) or not 0 <= bots <= seats:
@@ -186,4 +197,18 @@ def _room_settings(room: Mapping[str, Any], seats: int, default_clock: float) ->
         raise BadOptions("room setting 'bot_delay' must be 0 to 30 seconds", field="bot_delay")
     if not isinstance(policy, str):
         raise BadOptions("room setting 'bot_policy' must be a policy name", field="bot_policy")
-    return {"clock": float(clock), "bots": bots, "bot_delay": float(delay), "bot_policy": policy}
+    if takeover is not None and (
+        not isinstance(takeover, int | float)
+        or isinstance(takeover, bool)
+        or not 0 <= takeover <= 3600
+    ):
+        raise BadOptions(
+            "room setting 'takeover_after' must be 0 to 3600 seconds", field="takeover_after"
+        )
+    return {
+        "clock": float(clock),
+        "bots": bots,
+        "bot_delay": float(delay),
+        "bot_policy": policy,
+        "takeover_after": None if takeover is None else float(takeover),
+    }
