@@ -1,0 +1,47 @@
+"""The shape of the code: engine/ and protocol/ do no I/O and read no clock."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+FORBIDDEN = {
+    "asyncio", "redis", "starlette", "websockets", "uvicorn", "sqlite3", "time", "datetime",
+    "socket", "httpx", "subprocess", "threading", "server", "clients",
+}  # fmt: skip
+GLOBAL_RANDOM = {"random", "randint", "choice", "shuffle", "sample", "uniform", "seed", "randrange"}
+
+
+def modules(package: str) -> list[Path]:
+    return sorted((ROOT / package).rglob("*.py"))
+
+
+@pytest.mark.parametrize(
+    "path", modules("engine") + modules("protocol"), ids=lambda p: str(p.relative_to(ROOT))
+)
+def test_pure_packages_import_no_io(path: Path) -> None:
+    """No engine/ or protocol/ module imports an I/O, clock or shell module, or draws from global random."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            names = [node.module]
+            if node.module == "random":
+                assert not {a.name for a in node.names} & GLOBAL_RANDOM, f"{path}: global random"
+        else:
+            if (
+                isinstance(node, ast.Attribute)
+                and isinstance(node.value, ast.Name)
+                and node.value.id == "random"
+                and node.attr in GLOBAL_RANDOM
+            ):
+                pytest.fail(
+                    f"{path}:{node.lineno}: random.{node.attr} draws from the global generator"
+                )
+            continue
+        for name in names:
+            assert name.split(".")[0] not in FORBIDDEN, f"{path}:{node.lineno} imports {name}"
