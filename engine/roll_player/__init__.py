@@ -1,0 +1,52 @@
+"""Roll Player (Thunderworks Games) as a pure engine: registered as ``roll-player``.
+
+Modules: ``catalog`` (the data file, validated), ``model``, ``commands``, ``events``,
+``evolve``, ``flow`` (automatic steps), ``setup``, ``rounds``, ``market``, ``effects``
+(the ability vocabulary), ``scoring``, ``legal``, ``view``, ``bots``, ``game``.
+
+Where the rulebook is silent, Rollhouse decided:
+
+1. Setup step 1: the Start Player is drawn at random (no die-off is played out).
+2. Step 2: sheets are chosen one at a time from the Start Player; the side is kept.
+3. Step 4 (draw mode): the class card is drawn at setup time for each seat; all seats
+   then choose their class side at once. Choice mode: reverse order, ending with the
+   Start Player; a seat picks card and side in one decision.
+4. Steps 5 and 8: backstories, alignments and the first market are dealt after every
+   class is chosen. Step 7's discarded market cards leave the game unseen.
+5. Step 12: every seat places its starting dice at once, in one decision.
+6. Gold is finite (60): a gain takes what the supply holds, never more.
+7. The Thief's Shrewd ability (4 gold per gold die) applies to every gold die placed,
+   not only at setup.
+8. Roll phase: the Start Player is asked only when two different dice tie in value.
+9. The Dice Phase's card pick and die placement are one decision; the attribute
+   action is a second one (or skipped).
+10. Rerolls (Intelligence, skills, Sorcerer): the new face is shown, then the owner
+    keeps either; until then that seat can do nothing else.
+11. Charisma tokens: any number may be spent on a purchase, 1 gold each.
+12. Bard (Charming): a second purchase only after a first; a token pays for one card.
+13. An active class ability (Druid, Rogue, Sorcerer, Wizard, Barbarian) works like a
+    skill without an arrow: exhausted on use and refreshed as the one card a seat may
+    refresh in cleanup.
+14. Skills are used when the seat sends the command; bots only use them in their own
+    decisions. A skill may be used just to move the token (its ability is optional).
+15. A seat facing an empty market ends its market turn without gold.
+16. When the deck and the reshuffled discard pile cannot fill the market, it has
+    fewer cards.
+17. Armor class bonus: +1 per set that contains at least one card of the class colour.
+18. The final round ends after its Market Phase; its cleanup is skipped.
+19. A reroll left unresolved at the end keeps the original face.
+20. Trait stars and all market card values, weapon hands and modifiers, armor colours
+    and set tables, skill effects and nine class abilities are Rollhouse designs
+    (``content/base.json`` marks each entry's source).
+"""
+
+from __future__ import annotations
+
+from engine.core import register
+from engine.roll_player.bots import policies
+from engine.roll_player.game import RollPlayer
+
+GAME = RollPlayer(policies)
+register(GAME)
+
+__all__ = ["GAME", "RollPlayer"]

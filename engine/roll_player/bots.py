@@ -1,0 +1,190 @@
+"""Bot policies: ``random`` (any legal command) and ``goal`` (plays toward its class
+goals, class-colour dice, backstory and alignment).
+
+A policy sees only the seat's view. ``goal`` rebuilds the seat's character from the
+view, scores each candidate command by a quick estimate of the final stars, and takes
+the best (ties broken by ``rng``).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import attrs
+
+from engine.core import Policy
+from engine.roll_player.catalog import ATTRS, CATALOG, DIRECTIONS, GOLD
+from engine.roll_player.commands import (
+    Act,
+    Buy,
+    ChooseClass,
+    ChooseSheet,
+    DiscardCard,
+    Draft,
+    DropWeapon,
+    Keep,
+    PlaceStart,
+    Refresh,
+    UseSkill,
+)
+from engine.roll_player.model import Die, Player, add_die, moved, set_die
+from engine.roll_player.scoring import attribute_scores, backstory_matches
+
+
+def random_policy(view: dict[str, Any], seat: int, legal: list[Any], rng: random.Random) -> Any:
+    """Any legal command, weapons kept (dropping them at random helps nobody)."""
+    keep = [c for c in legal if not isinstance(c, DropWeapon)] or legal
+    return rng.choice(keep)
+
+
+def player_from_view(view: dict[str, Any], seat: int) -> Player:
+    """The seat's character rebuilt from its view."""
+    v = view["players"][seat]
+    rows = tuple(tuple(Die(d["colour"], d["value"]) for d in row) for row in v["rows"])
+    return Player(
+        gold=v["gold"],
+        race=v["race"],
+        colour=v["colour"],
+        klass=v["class"],
+        alignment=v["alignment"],
+        backstory=v["backstory"],
+        cell=v["cell"],
+        rows=rows,
+        cards=tuple(v["cards"]),
+        charisma=v["charisma"],
+    )
+
+
+def estimate(p: Player) -> float:
+    """A quick guess at the stars ``p`` will end with (unfilled spaces count 3.5)."""
+    klass = p.klass_card()
+    scores = attribute_scores(p)
+    total = 0.0
+    for i, row in enumerate(p.rows):
+        if klass is None:
+            break
+        goal = klass.goals[i]
+        free = 3 - len(row)
+        low, high = scores[i] + free, scores[i] + 6 * free
+        guess = scores[i] + 3.5 * free
+        top = goal.high if goal.high is not None else 99
+        if low > top or high < goal.low:
+            continue
+        miss = max(goal.low - guess, guess - top, 0.0)
+        total += goal.stars * max(0.0, 1.0 - miss / (2.5 + 2 * free))
+    total += sum(1 for row in p.rows for d in row if d.colour == p.colour)
+    total += 0.8 * backstory_matches(p)
+    total += 0.5 * CATALOG.alignments.get(p.alignment, (0,) * 9)[p.cell]
+    total += 0.25 * p.gold + 0.15 * sum(1 for row in p.rows for d in row if d.colour == GOLD)
+    return total
+
+
+def _after(p: Player, view: dict[str, Any], c: Any) -> Player | None:
+    match c:
+        case PlaceStart(rows=rows):
+            sheet = p.rows
+            for d, r in zip(view["starting"][c.seat], rows, strict=True):
+                sheet = add_die(sheet, r, Die(d["colour"], d["value"]))
+            return attrs.evolve(p, rows=sheet)
+        case Draft(card=number, row=row):
+            card = next(k for k in view["initiative"] if k["number"] == number)
+            die = Die(card["die"]["colour"], card["die"]["value"])
+            gold = card["gold"] + (2 if die.colour == GOLD else 0)
+            return attrs.evolve(p, rows=add_die(p.rows, row, die), gold=p.gold + gold)
+        case Act() | UseSkill():
+            return _effect(p, c)
+        case Keep(new=new):
+            pend = view["players"][c.seat]["pending"]
+            if new:
+                d = p.die(pend["slot"])
+                assert d is not None
+                return attrs.evolve(
+                    p, rows=set_die(p.rows, pend["slot"], Die(d.colour, pend["new"]))
+                )
+            return p
+    return None
+
+
+def _effect(p: Player, c: Act | UseSkill) -> Player | None:
+    if c.direction in DIRECTIONS:
+        return attrs.evolve(p, cell=moved(p.cell, c.direction) or p.cell)
+    d = p.die(c.slot)
+    if d is None:
+        return None
+    if c.other >= 0:
+        o = p.die(c.other)
+        assert o is not None
+        return attrs.evolve(p, rows=set_die(set_die(p.rows, c.slot, o), c.other, d))
+    if c.delta:
+        return attrs.evolve(p, rows=set_die(p.rows, c.slot, Die(d.colour, d.value + c.delta)))
+    if isinstance(c, Act) and c.slot >= 0 and len(p.rows[c.slot // 3]) and False:
+        return None
+    return None
+
+
+def _card_value(p: Player, name: str) -> float:
+    card = CATALOG.cards[name]
+    if card.kind == "weapon":
+        return estimate(attrs.evolve(p, cards=(*p.cards, name))) - estimate(p) + 0.5
+    if card.kind == "armor":
+        same = sum(1 for c in p.owned("armor") if c.set == card.set)
+        return 1.5 + same + (1.0 if card.colour == p.colour else 0.0)
+    if card.kind == "trait" and card.score is not None:
+        return 1.0 + card.score.stars * 0.5
+    return 1.5
+
+
+def goal_policy(view: dict[str, Any], seat: int, legal: list[Any], rng: random.Random) -> Any:
+    """Play toward the class goals, class-colour dice, backstory and alignment."""
+    p = player_from_view(view, seat)
+    first = legal[0]
+    if isinstance(first, ChooseSheet):
+        return rng.choice(legal)
+    if isinstance(first, ChooseClass):
+        mods = CATALOG.races.get(p.race, (0,) * 6)
+        return max(
+            legal,
+            key=lambda c: (
+                sum(m * CATALOG.classes[c.klass].goals[i].low for i, m in enumerate(mods))
+                + rng.random()
+            ),
+        )
+    if any(isinstance(c, Buy | DiscardCard) for c in legal):
+        return _shop(p, legal, rng)
+    if isinstance(first, Refresh):
+        return legal[-1]
+    base = estimate(p)
+    best, best_value = None, base + 0.05
+    for c in legal:
+        q = _after(p, view, c)
+        if q is None:
+            continue
+        value = estimate(q) + rng.random() * 0.01
+        if value > best_value:
+            best, best_value = c, value
+    if best is not None:
+        return best
+    plain = [c for c in legal if not isinstance(c, UseSkill | DropWeapon)]
+    return rng.choice(plain or legal)
+
+
+def _shop(p: Player, legal: list[Any], rng: random.Random) -> Any:
+    buys = [c for c in legal if isinstance(c, Buy) and not c.drop]
+    if buys:
+        best = max(
+            buys,
+            key=lambda c: (
+                _card_value(p, c.card) - 0.2 * CATALOG.cards[c.card].cost + rng.random() * 0.01
+            ),
+        )
+        if _card_value(p, best.card) >= 1.0:
+            return best
+    discards = [c for c in legal if isinstance(c, DiscardCard)]
+    others = [c for c in legal if not isinstance(c, UseSkill | DropWeapon | Buy)]
+    return rng.choice(discards or others or legal)
+
+
+policies: dict[str, Policy] = {"goal": goal_policy, "random": random_policy}
+
+assert len(ATTRS) == 6
