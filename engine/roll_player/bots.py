@@ -14,7 +14,7 @@ from typing import Any
 import attrs
 
 from engine.core import Policy
-from engine.roll_player.catalog import ATTRS, CATALOG, DIRECTIONS, GOLD
+from engine.roll_player.catalog import CATALOG, GOLD, Effect
 from engine.roll_player.commands import (
     Act,
     Buy,
@@ -28,6 +28,7 @@ from engine.roll_player.commands import (
     Refresh,
     UseSkill,
 )
+from engine.roll_player.effects import ROW_EFFECTS
 from engine.roll_player.model import Die, Player, add_die, moved, set_die
 from engine.roll_player.scoring import attribute_scores, backstory_matches
 
@@ -80,47 +81,74 @@ def estimate(p: Player) -> float:
     return total
 
 
-def _after(p: Player, view: dict[str, Any], c: Any) -> Player | None:
+def _value(p: Player, view: dict[str, Any], c: Any) -> float | None:
+    """The estimate after ``c``, or None when ``c`` is not a sheet decision."""
     match c:
         case PlaceStart(rows=rows):
             sheet = p.rows
             for d, r in zip(view["starting"][c.seat], rows, strict=True):
                 sheet = add_die(sheet, r, Die(d["colour"], d["value"]))
-            return attrs.evolve(p, rows=sheet)
+            return estimate(attrs.evolve(p, rows=sheet))
         case Draft(card=number, row=row):
             card = next(k for k in view["initiative"] if k["number"] == number)
             die = Die(card["die"]["colour"], card["die"]["value"])
             gold = card["gold"] + (2 if die.colour == GOLD else 0)
-            return attrs.evolve(p, rows=add_die(p.rows, row, die), gold=p.gold + gold)
-        case Act() | UseSkill():
-            return _effect(p, c)
+            return estimate(attrs.evolve(p, rows=add_die(p.rows, row, die), gold=p.gold + gold))
+        case Act():
+            return _effect(
+                p, ROW_EFFECTS[view["action_row"]], c.slot, c.other, c.delta, c.direction
+            )
+        case UseSkill():
+            return _skill_value(p, c)
         case Keep(new=new):
             pend = view["players"][c.seat]["pending"]
-            if new:
-                d = p.die(pend["slot"])
-                assert d is not None
-                return attrs.evolve(
-                    p, rows=set_die(p.rows, pend["slot"], Die(d.colour, pend["new"]))
-                )
-            return p
+            if not new:
+                return estimate(p)
+            d = p.die(pend["slot"])
+            assert d is not None
+            return estimate(
+                attrs.evolve(p, rows=set_die(p.rows, pend["slot"], Die(d.colour, pend["new"])))
+            )
     return None
 
 
-def _effect(p: Player, c: Act | UseSkill) -> Player | None:
-    if c.direction in DIRECTIONS:
-        return attrs.evolve(p, cell=moved(p.cell, c.direction) or p.cell)
-    d = p.die(c.slot)
-    if d is None:
+def _skill_value(p: Player, c: UseSkill) -> float | None:
+    if c.skill == "class":
+        klass = p.klass_card()
+        assert klass is not None
+        effect = klass.ability
+    else:
+        card = CATALOG.cards[c.skill]
+        assert card.effect is not None
+        effect = card.effect
+        p = attrs.evolve(p, cell=moved(p.cell, card.arrow) or p.cell)
+    if effect.kind in ("gold", "credit"):
+        return estimate(p) + 0.25 * effect.gold
+    if effect.kind in ("charisma", "salvage") or (c.slot < 0 and not c.direction):
         return None
-    if c.other >= 0:
-        o = p.die(c.other)
+    return _effect(p, effect, c.slot, c.other, c.delta, c.direction)
+
+
+def _effect(p: Player, effect: Effect, slot: int, other: int, delta: int, direction: str) -> float:
+    if effect.kind == "align":
+        return estimate(attrs.evolve(p, cell=moved(p.cell, direction) or p.cell))
+    if effect.kind == "charisma":
+        return estimate(p) + 0.3
+    d = p.die(slot)
+    assert d is not None
+    if effect.kind == "swap":
+        o = p.die(other)
         assert o is not None
-        return attrs.evolve(p, rows=set_die(set_die(p.rows, c.slot, o), c.other, d))
-    if c.delta:
-        return attrs.evolve(p, rows=set_die(p.rows, c.slot, Die(d.colour, d.value + c.delta)))
-    if isinstance(c, Act) and c.slot >= 0 and len(p.rows[c.slot // 3]) and False:
-        return None
-    return None
+        return estimate(attrs.evolve(p, rows=set_die(set_die(p.rows, slot, o), other, d)))
+    if effect.kind == "reroll":
+        faces = [
+            estimate(attrs.evolve(p, rows=set_die(p.rows, slot, Die(d.colour, v))))
+            for v in range(1, 7)
+        ]
+        base = estimate(p)
+        return sum(max(f, base) for f in faces) / 6
+    value = 7 - d.value if effect.kind == "flip" else d.value + delta
+    return estimate(attrs.evolve(p, rows=set_die(p.rows, slot, Die(d.colour, value))))
 
 
 def _card_value(p: Player, name: str) -> float:
@@ -157,10 +185,10 @@ def goal_policy(view: dict[str, Any], seat: int, legal: list[Any], rng: random.R
     base = estimate(p)
     best, best_value = None, base + 0.05
     for c in legal:
-        q = _after(p, view, c)
-        if q is None:
+        after = _value(p, view, c)
+        if after is None:
             continue
-        value = estimate(q) + rng.random() * 0.01
+        value = after + rng.random() * 0.01
         if value > best_value:
             best, best_value = c, value
     if best is not None:
@@ -186,5 +214,3 @@ def _shop(p: Player, legal: list[Any], rng: random.Random) -> Any:
 
 
 policies: dict[str, Policy] = {"goal": goal_policy, "random": random_policy}
-
-assert len(ATTRS) == 6
