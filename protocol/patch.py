@@ -11,7 +11,8 @@ map, an int into a list. Semantics:
 
 :func:`diff` keeps ops small for the common cases: it recurses into maps, compares
 same-length lists element by element, turns an append into ``add`` ops and a
-truncation into ``remove`` ops (from the end), and replaces a list otherwise.
+truncation into ``remove`` ops (from the end), and replaces a list otherwise (also
+when more than one item is added or removed and that is more than the list keeps).
 Values compare strictly: ``1``, ``1.0`` and ``True`` differ.
 
 :func:`apply` never mutates its inputs (neither the view nor the ops); the result
@@ -64,7 +65,10 @@ def _diff_maps(old: Mapping[str, Any], new: Mapping[str, Any], path: Path, ops: 
 
 def _diff_lists(old: Sequence[Any], new: Sequence[Any], path: Path, ops: list[Op]) -> None:
     common = min(len(old), len(new))
-    if len(old) != len(new) and not all(same(old[i], new[i]) for i in range(common)):
+    if len(old) != len(new) and (
+        _many(abs(len(new) - len(old)), common)
+        or not all(same(old[i], new[i]) for i in range(common))
+    ):
         ops.append({"op": "replace", "path": path, "value": new})
         return
     for i in range(common):
@@ -73,6 +77,11 @@ def _diff_lists(old: Sequence[Any], new: Sequence[Any], path: Path, ops: list[Op
         ops.append({"op": "add", "path": [*path, i], "value": new[i]})
     for i in range(len(old) - 1, common - 1, -1):
         ops.append({"op": "remove", "path": [*path, i]})
+
+
+def _many(changed: int, kept: int) -> bool:
+    """More than one item added or removed, and more than the list keeps: replace it."""
+    return changed > 1 and changed > kept
 
 
 def _is_list(value: Any) -> bool:

@@ -12,7 +12,7 @@ FORBIDDEN = {"asyncio", "redis", "starlette", "websockets", "uvicorn", "sqlite3"
 
 
 def test_every_code_constant_is_catalogued_once() -> None:
-    """Each protocol/* and room/* constant has exactly one catalogue entry with a description."""
+    """Each protocol/, room/ and http/ code constant has one described catalogue entry."""
     constants = {
         value
         for name, value in vars(errors).items()
@@ -22,7 +22,7 @@ def test_every_code_constant_is_catalogued_once() -> None:
     assert len(codes) == len(set(codes))
     assert set(codes) == constants
     assert all(entry.description for entry in errors.CATALOGUE)
-    assert all(code.split("/")[0] in {"protocol", "room"} for code in codes)
+    assert all(code.split("/")[0] in {"protocol", "room", "http"} for code in codes)
 
 
 def test_fatal_codes() -> None:

@@ -39,6 +39,13 @@ def test_truncation_removes_from_the_end() -> None:
     ]
 
 
+def test_big_length_changes_replace_the_list() -> None:
+    """Emptying a list, or growing it by more than it kept, is one replace op."""
+    assert diff({"l": [1, 2, 3]}, {"l": []}) == [{"op": "replace", "path": ["l"], "value": []}]
+    assert diff([1], [1, 2, 3]) == [{"op": "replace", "path": [], "value": [1, 2, 3]}]
+    assert diff([], [1]) == [{"op": "add", "path": [0], "value": 1}]
+
+
 def test_other_list_changes_replace_the_list() -> None:
     """Removing from the front (length and prefix both change) replaces the whole list."""
     assert diff({"l": [1, 2, 3]}, {"l": [2, 3]}) == [
