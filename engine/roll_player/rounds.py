@@ -110,6 +110,8 @@ def skill_effect(s: State, seat: int, skill: str) -> Effect:
     player = s.players[seat]
     if s.phase in SETUP_PHASES or s.phase == "over":
         raise E.WrongPhase("skills are used during rounds", phase=s.phase)
+    if skill in player.exhausted:
+        raise E.Exhausted(f"{skill} is exhausted", skill=skill)
     if skill == "class":
         klass = player.klass_card()
         if klass is None or not klass.ability.active:
@@ -122,8 +124,6 @@ def skill_effect(s: State, seat: int, skill: str) -> Effect:
         if moved(player.cell, card.arrow) is None:
             raise E.AlignmentBlocked("the skill's arrow leads off the alignment card")
         effect = card.effect
-    if skill in player.exhausted:
-        raise E.Exhausted(f"{skill} is exhausted", skill=skill)
     if effect.when == "market_turn" and (s.phase != "market" or s.turn != seat):
         raise E.NotNow(f"{skill} is used in your Market Phase turn", skill=skill)
     _no_pending(s, seat)
