@@ -279,7 +279,6 @@ class Player:
     """Abilities of buildings marked this turn."""
     abilities: tuple[Ability, ...] = ()
     """Abilities for the rest of the game (from visionaries)."""
-    rings_rewarded: int = 0
     bonus: tuple[tuple[str, int], ...] = ()
     """Bonus points earned so far, item by item."""
     visionaries: tuple[str, ...] = ()
