@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
+from collections.abc import Callable
 from typing import Any
 
 from clients.sdk import Client, CommandRejected
@@ -54,9 +55,12 @@ async def play_seat(
             await asyncio.sleep(delay * rng.uniform(0.5, 1.5))
         with contextlib.suppress(CommandRejected):  # someone was faster: look again
             await client.send(command)
-        await client.wait_for(
-            lambda _, since=seq: client.seq > since or _finished(client), timeout=60
-        )
+        await client.wait_for(_moved_past(client, seq), timeout=60)
+
+
+def _moved_past(client: Client, seq: int) -> Callable[[dict[str, Any]], bool]:
+    """A wait condition: the mirror moved past ``seq`` (or the game ended)."""
+    return lambda _: client.seq > seq or _finished(client)
 
 
 def _finished(client: Client) -> bool:

@@ -32,6 +32,7 @@ from typing import Any
 import httpx
 import websockets
 from websockets.exceptions import ConnectionClosed
+from websockets.typing import Subprotocol
 
 from protocol.codec import JSON_SUBPROTOCOL, MSGPACK_SUBPROTOCOL, Codec, codec_for
 from protocol.patch import apply
@@ -141,9 +142,9 @@ class Client:
     async def _open(self) -> None:
         self._ws = await websockets.connect(
             self.url,
-            subprotocols=[self.codec.name],
+            subprotocols=[Subprotocol(self.codec.name)],
             max_size=1 << 20,
-            compression=None,  # type: ignore[list-item]
+            compression=None,
         )
         self._welcomed.clear()
         hello: dict[str, Any] = {"type": "hello", "room": self.room, "role": self.role}

@@ -98,7 +98,7 @@ class Metrics:
         self.spectators = Gauge("rollhouse_spectators", "Open spectator connections.")
 
     def render(self) -> str:
-        series = [
+        series: list[Counter | Gauge | Histogram] = [
             self.rooms, self.connections, self.spectators, self.commands, self.rejections,
             self.protocol_errors, self.dropped, self.append_latency, self.fanout_latency,
         ]  # fmt: skip
