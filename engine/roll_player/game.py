@@ -121,7 +121,8 @@ class RollPlayer:
             return None
         scores, best = winners(state.players)
         detail = {
-            "players": [breakdown(p) | {"class": p.klass, "gold": p.gold} for p in state.players]
+            "rounds": state.round,
+            "players": [breakdown(p) | {"class": p.klass, "gold": p.gold} for p in state.players],
         }
         return Result(scores=scores, winners=best, detail=detail)
 
