@@ -39,7 +39,7 @@ from engine.roll_builder.loader import (
 
 _TERRAIN = {"L": ("land", False), "W": ("water", False), "l": ("land", True), "w": ("water", True)}
 _CITY_KEYS = {"id", "name", "band", "legend", "rows", "cliffs", "start_roads", "buildings"}
-_CITY_KEYS |= {"wonder", "innovations", "tracks", "specials"}
+_CITY_KEYS |= {"wonder", "innovations", "tracks", "storage", "specials"}
 
 
 def parse_city(data: Json, where: str) -> City:
@@ -76,6 +76,7 @@ def parse_city(data: Json, where: str) -> City:
         innovations=_innovations(d["innovations"], f"{where}.innovations"),
         favor_track=_track(tracks["favor"], f"{where}.tracks.favor"),
         strength_track=_track(tracks["strength"], f"{where}.tracks.strength"),
+        storage=integer(d["storage"], f"{where}.storage", 1, 99),
         specials=tuple(_special(s, f"{where}.specials[{i}]")[0] for i, s in enumerate(specials)),
         special_text=tuple(
             _special(s, f"{where}.specials[{i}]")[1] for i, s in enumerate(specials)
@@ -87,11 +88,13 @@ def _spaces(d: dict[str, Json], where: str) -> dict[Hex, Space]:
     legend = obj(
         d["legend"], f"{where}.legend", set(), {c for c in "abcdefghijklmnopqrstuvwxyz0123456789"}
     )
-    features: dict[str, tuple[Effect | None, int]] = {}
+    features: dict[str, tuple[Effect | None, int, str]] = {}
     for code, entry in legend.items():
-        e = obj(entry, f"{where}.legend.{code}", set(), {"points", "effect"})
-        eff = effect(e["effect"], f"{where}.legend.{code}.effect") if "effect" in e else None
-        features[code] = (eff, integer(e.get("points", 0), f"{where}.legend.{code}.points", 0, 9))
+        p = f"{where}.legend.{code}"
+        e = obj(entry, p, set(), {"points", "effect", "name"})
+        eff = effect(e["effect"], f"{p}.effect") if "effect" in e else None
+        name = text(e["name"], f"{p}.name") if "name" in e else ""
+        features[code] = (eff, integer(e.get("points", 0), f"{p}.points", 0, 9), name)
     spaces: dict[Hex, Space] = {}
     for row, line in enumerate(array(d["rows"], f"{where}.rows")):
         for col, token in enumerate(text(line, f"{where}.rows[{row}]").split()):
@@ -105,11 +108,12 @@ def _spaces(d: dict[str, Json], where: str) -> dict[Hex, Space]:
             ):
                 raise fail(path, f"bad token {token!r}")
             kind, partial = _TERRAIN[token[0]]
-            eff, points = features.get(token[1], (None, 0))
+            eff, points, name = features.get(token[1], (None, 0, ""))
             if (eff or points) and kind == "water" and token[1] != ".":
                 raise fail(path, "features belong on land")
             h = offset_to_axial(col, row)
-            spaces[h] = Space(h, kind, partial, eff, points, token[1] if token[1] != "." else "")
+            icon = token[1] if token[1] != "." else ""
+            spaces[h] = Space(h, kind, partial, eff, points, icon, name)
     if not spaces:
         raise fail(f"{where}.rows", "the map has no spaces")
     return spaces

@@ -112,6 +112,8 @@ class Space:
     effect: Effect | None = None
     points: int = 0
     icon: str = ""
+    """The legend code printed on the space."""
+    name: str = ""
 
 
 @attrs.frozen
@@ -170,6 +172,8 @@ class City:
     innovations: tuple[Innovation, ...]
     favor_track: tuple[int, ...]
     strength_track: tuple[int, ...]
+    storage: int
+    """Wealth circles: stored wealth beyond this is lost."""
     specials: tuple[Ability, ...]
     special_text: tuple[str, ...]
 

@@ -56,8 +56,8 @@ def adjusted(gain: Gains, abilities: Sequence[Ability]) -> Gains:
 
 
 def add_gain(p: Player, gain: Gains, abilities: Sequence[Ability]) -> Player:
-    """``p`` after gaining ``gain``: wealth is stored, the rest joins the pool; a
-    negative amount takes what there is."""
+    """``p`` after gaining ``gain``: wealth is stored (up to the sheet's storage),
+    the rest joins the pool; a negative amount takes what there is."""
     g = adjusted(gain, abilities)
     pool = tuple(
         0 if i == WEALTH else max(0, a + b) for i, (a, b) in enumerate(zip(p.pool, g, strict=True))
@@ -65,7 +65,7 @@ def add_gain(p: Player, gain: Gains, abilities: Sequence[Ability]) -> Player:
     return attrs.evolve(
         p,
         pool=(pool[0], pool[1], pool[2], pool[3], pool[4], pool[5]),
-        wealth=max(0, p.wealth + g[WEALTH]),
+        wealth=min(city_of(p).storage, max(0, p.wealth + g[WEALTH])),
     )
 
 

@@ -105,6 +105,7 @@ def _player(seat: int, p: Player, event: str | None) -> dict[str, Any]:
         "builds": list(p.builds),
         "wonders": list(p.wonders),
         "stored_wealth": p.wealth,
+        "storage": city.storage,
         "map": _map(p),
         "buildings": [
             {
@@ -157,6 +158,7 @@ def _map(p: Player) -> dict[str, Any]:
                 "terrain": s.terrain,
                 "partial": s.partial,
                 "icon": s.icon,
+                "name": s.name,
                 "effect": effect_data(s.effect),
                 "points": s.points,
                 "connected": geometry.connected(h, reach),

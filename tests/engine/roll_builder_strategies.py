@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from engine.core import Game, get_game
 from engine.roll_builder.catalog import CITIES, EVENTS, VISIONARIES
-from engine.roll_builder.hexmap import Hex, edge, offset_to_axial
+from engine.roll_builder.hexmap import Hex, are_neighbours, edge, offset_to_axial
 from engine.roll_builder.model import (
     Build,
     Done,
@@ -37,7 +37,8 @@ def H(col: int, row: int) -> Hex:
 
 
 def E(a: tuple[int, int], b: tuple[int, int]) -> tuple[int, int, int, int]:
-    """The edge between map tokens ``a`` and ``b`` (each ``(col, row)``)."""
+    """The edge between neighbouring map tokens ``a`` and ``b`` (each ``(col, row)``)."""
+    assert are_neighbours(H(*a), H(*b)), (a, b)
     return edge(H(*a), H(*b))
 
 
