@@ -16,6 +16,7 @@ from clients.botplay import play_seat
 from clients.sdk import Client
 from clients.terminal import Options, session
 from clients.terminal_keys import lines_of
+from clients.terminal_live import LiveTable
 from tests.support.server import LiveServer, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -142,3 +143,24 @@ async def test_tty_mode_keys_and_terminal_restored(live_server: LiveServer, tmp_
             proc.kill()
         os.close(master)
         os.close(slave)
+
+
+async def test_status_line_follows_a_dropped_connection(live_server: LiveServer) -> None:
+    """A dropped socket reads as 'reconnecting (1)', then 'connected (reconnected 1x)'."""
+    room = (await live_server.create_room(seats=2))["room"]
+    client = Client(live_server.ws_url, room, name="ann", backoff=(0.2, 1.0))
+    await client.connect()
+    try:
+        live = LiveTable(client, room)
+        assert live.status(0).connection == "connected"
+        await client.drop()
+        seen: set[str] = set()
+        async with asyncio.timeout(20):
+            while client.reconnects == 0 or live.status(0).connection.startswith("reconn"):
+                seen.add(live.status(0).connection)
+                await asyncio.sleep(0.01)
+        assert "reconnecting (1)" in seen
+        assert live.status(0).connection == "connected (reconnected 1x)"
+        assert client.seat == 0 and client.view is not None
+    finally:
+        await client.close()
