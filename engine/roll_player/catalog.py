@@ -108,6 +108,7 @@ def _effect(d: Any, where: str, allowed: frozenset[str]) -> Effect:
         where,
         f"kind must be one of {sorted(allowed)}",
     )
+    _known(d, EFFECT_KEYS, where)
     when = d.get("when", "any")
     _need(when in WHEN, where, f"when must be one of {sorted(WHEN)}")
     card = d.get("card", "")
@@ -128,6 +129,7 @@ def _score(d: Any, where: str) -> Score:
         where,
         f"score kind must be one of {sorted(SCORES)}",
     )
+    _known(d, SCORE_KEYS, where)
     kind = d["kind"]
     attr = d.get("attr", "STR")
     _need(attr in ATTRS, where, "attr must be an attribute")
@@ -156,6 +158,22 @@ def _source(d: Mapping[str, Any], where: str) -> str:
     return str(src)
 
 
+CARD_KEYS = frozenset({"name", "kind", "pile", "cost", "source", "published"})
+KIND_KEYS = {
+    "weapon": frozenset({"hands", "mods"}),
+    "armor": frozenset({"set", "colour"}),
+    "trait": frozenset({"arrow", "score"}),
+    "skill": frozenset({"arrow", "effect"}),
+}
+EFFECT_KEYS = frozenset({"kind", "when", "gold", "by", "count", "card", "name", "source"})
+SCORE_KEYS = frozenset({"kind", "stars", "attr", "value", "row", "column", "card", "gold", "max"})
+
+
+def _known(d: Mapping[str, Any], keys: frozenset[str], where: str) -> None:
+    unknown = sorted(set(d) - keys)
+    _need(not unknown, where, f"unknown keys {unknown}")
+
+
 def _card(d: Any, armor_sets: Mapping[str, tuple[int, ...]]) -> Card:
     _need(
         isinstance(d, dict) and isinstance(d.get("name"), str), "market", f"entry {d!r} has no name"
@@ -163,6 +181,7 @@ def _card(d: Any, armor_sets: Mapping[str, tuple[int, ...]]) -> Card:
     where = f"market card {d['name']!r}"
     kind = d.get("kind")
     _need(kind in KINDS, where, f"kind must be one of {KINDS}")
+    _known(d, CARD_KEYS | KIND_KEYS[kind], where)
     _need(d.get("pile") in (1, 2), where, "pile must be 1 or 2")
     base = {
         "name": d["name"],

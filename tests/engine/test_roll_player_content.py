@@ -39,7 +39,9 @@ def test_every_class_totals_12_stars_and_two_per_colour() -> None:
     for klass in CATALOG.classes.values():
         assert sum(g.stars for g in klass.goals) == 12
     colours = [k.colour for k in CATALOG.classes.values()]
-    assert sorted(set(colours)) == sorted(colours[::2]) and all(colours.count(c) == 2 for c in colours)
+    assert sorted(set(colours)) == sorted(colours[::2]) and all(
+        colours.count(c) == 2 for c in colours
+    )
 
 
 def test_market_kinds_and_piles() -> None:
@@ -86,6 +88,9 @@ def test_goal_forms() -> None:
         (("backstories", 3, "wants"), [["pink", 1]] * 6, "Lost Soul"),
         (("market", 9, "colour"), "gold", "Vambraces"),
         (("races", 1, "mods"), {"LUCK": 1}, "Dwarf"),
+        (("market", 0, "coast"), 3, "Longsword"),
+        (("market", 41, "effect", "when"), "never", "Search"),
+        (("market", 21, "score", "atr"), "STR", "Honorable"),
     ],
 )
 def test_bad_entry_names_itself(path: tuple[Any, ...], value: Any, names: str) -> None:
