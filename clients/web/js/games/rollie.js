@@ -1,0 +1,467 @@
+// Rollie's board: dice, Bank, Start tokens, every seat's Bet and Wallet, the actions,
+// and the final scoring table. See js/games/index.js for the module interface.
+
+const vclass = (v) => `v${String(v).replace("-", "m")}`;
+const fmt = (v) => (Number(v) < 0 ? `−${Math.abs(v)}` : String(v));
+
+function h(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === null || v === undefined || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k === "text") node.textContent = v;
+    else if (k === "testid") node.dataset.testid = v;
+    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v === true ? "" : v);
+  }
+  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) node.append(c);
+  return node;
+}
+
+function legalOf(ctx) {
+  const legal = ctx.you?.legal || [];
+  return {
+    roll: legal.some((c) => c.type === "roll"),
+    secure: legal.some((c) => c.type === "secure"),
+    takes: legal.filter((c) => c.type === "take").map((c) => c.value),
+  };
+}
+
+function act(ctx, command) {
+  ctx.ui.open = null;
+  ctx.send(command).catch(() => {
+    /* the page shows the rejection */
+  });
+}
+
+function names(ctx, seats) {
+  return seats.map((s) => ctx.seatName(s)).join(", ");
+}
+
+// -- pieces ------------------------------------------------------------------------
+
+function bill(value, count, { small = false, label = null } = {}) {
+  return h(
+    "span",
+    { class: `bill ${vclass(value)}${small ? " small" : ""}${count ? "" : " none"}`, title: label },
+    h("span", { class: "bill-value", text: fmt(value) }),
+    count !== null ? h("span", { class: "bill-count", text: `×${count}` }) : null,
+  );
+}
+
+function bills(g, counts, t) {
+  const have = g.values.filter((v) => counts[String(v)] > 0);
+  if (!have.length) return h("span", { class: "muted", text: t("rollie.final.none") });
+  return h("span", { class: "bills" }, have.map((v) => bill(v, counts[String(v)], { small: true })));
+}
+
+function token(n, extra = "") {
+  return h("span", { class: `token ${extra}`, text: String(n) });
+}
+
+function statusStrip(ctx) {
+  const { game: g, t } = ctx;
+  const total = g.round + g.face_down_tokens;
+  const waiting = g.awaiting.filter((s) => s !== ctx.seat);
+  let prompt;
+  const mine = ctx.seat;
+  if (g.phase === "over") prompt = t("rollie.prompt.over");
+  else if (g.phase === "rolling")
+    prompt = g.first_player === mine ? t("rollie.prompt.you_roll") : t("rollie.prompt.rolling", { name: ctx.seatName(g.first_player) });
+  else if (mine !== null && g.awaiting.includes(mine)) prompt = t("rollie.prompt.you_decide");
+  else if (mine !== null && !g.seats[mine].in_play) prompt = t("rollie.prompt.out", { names: names(ctx, waiting) });
+  else if (mine !== null) prompt = t("rollie.prompt.decided", { names: names(ctx, waiting) });
+  else prompt = t("rollie.prompt.deciding", { names: names(ctx, waiting) });
+  const yourTurn = mine !== null && g.awaiting.includes(mine) && g.phase !== "over";
+  return h(
+    "div",
+    { class: `status-strip${yourTurn ? " your-turn" : ""}` },
+    h("span", { class: "round", testid: "round", text: t("rollie.round", { n: g.round, total }) }),
+    g.final_round && g.phase !== "over" ? h("span", { class: "pill warn", text: t("rollie.final_round") }) : null,
+    h("span", { class: "prompt", testid: "prompt", text: prompt }),
+  );
+}
+
+function diceArea(ctx) {
+  const { game: g, t } = ctx;
+  const legal = legalOf(ctx);
+  const busy = !!ctx.ui.busy;
+  const deciding = g.phase === "deciding";
+  const dice = (g.dice || [null, null]).map((face, i) => {
+    const isR = face === "R";
+    const takeable = deciding && (isR ? legal.takes.length > 0 : legal.takes.includes(face));
+    const label =
+      face === null
+        ? t("rollie.not_rolled")
+        : takeable
+          ? isR
+            ? t("rollie.choose")
+            : t("rollie.take_label", { value: fmt(face) })
+          : t("rollie.die_label", { face: isR ? "R" : fmt(face) });
+    return h(
+      "button",
+      {
+        type: "button",
+        class: `die ${face === null ? "blank" : isR ? "vR" : vclass(face)}${takeable ? " takeable" : ""}${deciding ? "" : " stale"}`,
+        testid: `die-${i}`,
+        "data-face": face === null ? "" : String(face),
+        "aria-label": label,
+        title: label,
+        disabled: !takeable || busy,
+        onclick: () => {
+          if (isR) {
+            ctx.ui.open = "chooser";
+            ctx.rerender();
+          } else act(ctx, { type: "take", value: face });
+        },
+      },
+      face === null ? "?" : isR ? "R" : fmt(face),
+    );
+  });
+  const chooser =
+    ctx.ui.open === "chooser" && deciding && legal.takes.length
+      ? h(
+          "div",
+          { class: "chooser", testid: "r-chooser", role: "group", "aria-label": t("rollie.choose") },
+          h("span", { class: "chooser-title", text: t("rollie.choose") }),
+          g.values.map((v) =>
+            h(
+              "button",
+              {
+                type: "button",
+                class: `bill-button ${vclass(v)}`,
+                testid: `choose-${v}`,
+                disabled: !legal.takes.includes(v) || busy,
+                "aria-label": t("rollie.take_label", { value: fmt(v) }),
+                onclick: () => act(ctx, { type: "take", value: v }),
+              },
+              fmt(v),
+            ),
+          ),
+          h("button", {
+            type: "button",
+            class: "btn ghost small",
+            testid: "choose-cancel",
+            text: t("rollie.choose_cancel"),
+            onclick: () => {
+              ctx.ui.open = null;
+              ctx.rerender();
+            },
+          }),
+        )
+      : null;
+  const actions = [];
+  if (ctx.role === "player") {
+    if (legal.roll)
+      actions.push(
+        h("button", {
+          type: "button",
+          class: "btn primary big",
+          testid: "roll-button",
+          disabled: busy,
+          text: t("rollie.roll"),
+          onclick: () => act(ctx, { type: "roll" }),
+        }),
+      );
+    if (legal.secure)
+      actions.push(
+        h("button", {
+          type: "button",
+          class: "btn secure big",
+          testid: "secure-button",
+          disabled: busy,
+          title: t("rollie.secure_hint"),
+          text: t("rollie.secure"),
+          onclick: () => act(ctx, { type: "secure" }),
+        }),
+      );
+  }
+  const hint = legal.takes.length && ctx.role === "player" ? h("p", { class: "hint", text: t("rollie.take_hint") }) : null;
+  return h(
+    "section",
+    { class: "panel dice-panel", "aria-label": t("rollie.dice") },
+    h("h2", { text: t("rollie.dice") }),
+    h("div", { class: "dice", testid: "dice" }, dice),
+    chooser,
+    hint,
+    actions.length ? h("div", { class: "actions", testid: "actions" }, actions) : null,
+  );
+}
+
+function bank(ctx) {
+  const { game: g, t } = ctx;
+  return h(
+    "section",
+    { class: "panel bank-panel", "aria-label": t("rollie.bank") },
+    h("h2", { text: t("rollie.bank") }),
+    h(
+      "div",
+      { class: "piles", testid: "bank" },
+      g.values.map((v) => {
+        const count = g.bank[String(v)];
+        const out = g.exhausted.includes(v);
+        return h(
+          "div",
+          {
+            class: `pile ${vclass(v)}${count === 0 ? " empty" : ""}${out ? " exhausted" : ""}`,
+            testid: `pile-${v}`,
+            "data-count": String(count),
+            title: t("rollie.pile_label", { count, value: fmt(v) }),
+          },
+          h("span", { class: "pile-value", text: fmt(v) }),
+          h("span", { class: "pile-count", text: String(count) }),
+          out ? h("span", { class: "pile-flag", text: t("rollie.exhausted") }) : null,
+        );
+      }),
+    ),
+    h(
+      "div",
+      { class: "tokens-row", testid: "tokens" },
+      h("span", { class: "label", text: t("rollie.tokens") }),
+      g.face_up_tokens.length
+        ? g.face_up_tokens.map((n) => token(n, "up"))
+        : h("span", { class: "muted", text: t("rollie.no_face_up") }),
+      g.face_down_tokens
+        ? h(
+            "span",
+            { class: "face-down", testid: "face-down" },
+            token("?", "down"),
+            h("span", { class: "muted", text: t("rollie.face_down", { n: g.face_down_tokens }) }),
+          )
+        : null,
+    ),
+  );
+}
+
+function seatCard(ctx, row) {
+  const { game: g, room, t } = ctx;
+  const s = row.seat;
+  const roomSeat = room.seats[s] || {};
+  const online = ctx.presence ? ctx.presence.seats[s]?.connected : true;
+  const deadline = room.deadlines[String(s)];
+  const classes = ["panel", "seat-card"];
+  if (s === ctx.seat) classes.push("mine");
+  if (g.awaiting.includes(s) && g.phase !== "over") classes.push("awaiting");
+  if (!row.in_play) classes.push("out");
+  let state;
+  if (g.phase === "over") state = null;
+  else if (!row.in_play) state = h("span", { class: "pill secured", text: t("rollie.secured") });
+  else if (g.phase === "deciding" && row.decided) state = h("span", { class: "pill decided", text: `✓ ${t("rollie.decided")}` });
+  else if (g.phase === "deciding") state = h("span", { class: "pill deciding", text: t("rollie.deciding") });
+  else state = h("span", { class: "pill in-play", text: t("rollie.in_play") });
+  return h(
+    "article",
+    { class: classes.join(" "), testid: `seat-${s}`, "data-in-play": String(row.in_play), "data-decided": String(row.decided) },
+    h(
+      "header",
+      { class: "seat-head" },
+      h("span", { class: `dot ${online ? "on" : "off"}`, title: online ? "" : t("rollie.offline") }),
+      h("strong", { class: "seat-name", testid: `seat-name-${s}`, text: ctx.seatName(s) }),
+      s === ctx.seat ? h("span", { class: "tag you", text: t("common.you") }) : null,
+      roomSeat.bot ? h("span", { class: "tag bot", text: t("common.bot") }) : null,
+      g.first_player === s && g.phase !== "over"
+        ? h("span", { class: "tag first", title: t("rollie.first_player"), "aria-label": t("rollie.first_player") }, "⚄")
+        : null,
+      h("span", { class: "spacer" }),
+      deadline !== undefined
+        ? h("span", {
+            class: "clock",
+            testid: `clock-${s}`,
+            "data-deadline": String(deadline),
+            "aria-label": t("table.clock_label", { name: ctx.seatName(s) }),
+          })
+        : null,
+    ),
+    h("div", { class: "seat-state" }, state),
+    h(
+      "dl",
+      { class: "holdings" },
+      h("dt", { text: t("rollie.bet") }),
+      h("dd", { testid: `bet-${s}` }, bills(g, row.bet, t), h("span", { class: "total", text: fmt(row.bet_total) })),
+      h("dt", { text: t("rollie.wallet") }),
+      h("dd", { testid: `wallet-${s}` }, bills(g, row.wallet, t), h("span", { class: "total", text: fmt(row.wallet_total) })),
+      h("dt", { text: t("rollie.start_tokens") }),
+      h(
+        "dd",
+        { testid: `start-tokens-${s}` },
+        row.start_tokens.length ? row.start_tokens.map((n) => token(n, "up small")) : h("span", { class: "muted", text: t("rollie.final.none") }),
+      ),
+    ),
+  );
+}
+
+function finalTable(ctx) {
+  const { game: g, t } = ctx;
+  const r = g.result;
+  const winners = r.winners.map((s) => ctx.seatName(s)).join(", ");
+  return h(
+    "section",
+    { class: "panel final", testid: "final-scores" },
+    h("h2", { text: t("rollie.final.title") }),
+    h(
+      "p",
+      { class: "winner-line", testid: "winners" },
+      h("span", { class: "trophy", "aria-hidden": "true", text: "★" }),
+      " ",
+      r.winners.length > 1 ? t("rollie.final.win_shared", { names: winners }) : t("rollie.final.wins", { names: winners }),
+    ),
+    h(
+      "div",
+      { class: "table-scroll" },
+      h(
+        "table",
+        { class: "scores" },
+        h(
+          "thead",
+          {},
+          h(
+            "tr",
+            {},
+            h("th", { scope: "col", text: t("rollie.final.player") }),
+            g.values.map((v) =>
+              h("th", { scope: "col", class: "num", "aria-label": t("rollie.final.bills_of", { value: fmt(v) }) }, bill(v, null, { small: true })),
+            ),
+            h("th", { scope: "col", class: "num", text: t("rollie.final.bills") }),
+            h("th", { scope: "col", text: t("rollie.final.start_tokens") }),
+            h("th", { scope: "col", text: t("rollie.final.bonus_tokens") }),
+            h("th", { scope: "col", class: "num", text: t("rollie.final.bonus") }),
+            h("th", { scope: "col", class: "num", text: t("rollie.final.total") }),
+          ),
+        ),
+        h(
+          "tbody",
+          {},
+          r.seats.map((row) =>
+            h(
+              "tr",
+              { class: r.winners.includes(row.seat) ? "winner" : "", testid: `final-row-${row.seat}`, "data-total": String(row.total) },
+              h("th", { scope: "row" }, r.winners.includes(row.seat) ? h("span", { class: "trophy", "aria-hidden": "true", text: "★ " }) : "", ctx.seatName(row.seat)),
+              g.values.map((v) => h("td", { class: `num ${vclass(v)}-text`, text: String(row.bills[String(v)]) })),
+              h("td", { class: "num", text: fmt(row.bills_total) }),
+              h("td", {}, row.start_tokens.length ? row.start_tokens.map((n) => token(n, "up small")) : t("rollie.final.none")),
+              h(
+                "td",
+                {},
+                row.bonuses.length
+                  ? row.bonuses.map((b) =>
+                      h("span", {
+                        class: `bonus ${vclass(b.value)}`,
+                        text: t("rollie.final.place", { place: b.place, value: fmt(b.value), amount: b.amount }),
+                      }),
+                    )
+                  : t("rollie.final.none"),
+              ),
+              h("td", { class: "num", text: String(row.bonus_total) }),
+              h("td", { class: "num total", testid: `final-total-${row.seat}`, text: String(row.total) }),
+            ),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+// -- the module ---------------------------------------------------------------------
+
+function render(root, ctx) {
+  const g = ctx.game;
+  const board = h(
+    "div",
+    { class: "rollie", "data-phase": g.phase },
+    statusStrip(ctx),
+    g.result ? finalTable(ctx) : null,
+    h("div", { class: "board" }, h("div", { class: "center" }, diceArea(ctx), bank(ctx))),
+    h("div", { class: "seats", testid: "seats" }, g.seats.map((row) => seatCard(ctx, row))),
+  );
+  root.replaceChildren(board);
+}
+
+function changedSeats(before, after, pick) {
+  return after.seats.filter((row, i) => pick(before.seats[i], row)).map((row) => row.seat);
+}
+
+function describe(previousView, view, events, ctx) {
+  const a = previousView.game;
+  const b = view.game;
+  if (!a || !b) return [];
+  const out = [];
+  const line = (key, params = {}, kind = "info", banner = false) => out.push({ key, params, kind, banner });
+  const took = [];
+  for (const row of b.seats) {
+    const old = a.seats[row.seat];
+    for (const v of b.values) {
+      if (row.bet[String(v)] > old.bet[String(v)]) took.push([row.seat, v]);
+    }
+  }
+  // Who crashes follows from the rules: after a Rollie, every Bet holding the doubled
+  // value (all Bets on a double R); after a roll no pile can serve, every Bet in play.
+  const face = (b.dice || [])[0];
+  const hasBills = (row) => Object.values(row.bet).some((n) => n > 0);
+  const crashed = events.includes("rollie")
+    ? a.seats.filter((row) => hasBills(row) && (face === "R" || row.bet[String(face)] > 0)).map((r) => r.seat)
+    : a.seats.filter((row) => hasBills(row) && row.in_play).map((r) => r.seat);
+  for (const event of events) {
+    switch (event) {
+      case "rolled": {
+        const [d0, d1] = b.dice || [];
+        line("rollie.ev.rolled", { name: ctx.seatName(a.first_player), a: d0 === "R" ? "R" : fmt(d0), b: d1 === "R" ? "R" : fmt(d1) });
+        break;
+      }
+      case "took":
+        for (const [seat, v] of took) line("rollie.ev.took", { name: ctx.seatName(seat), value: fmt(v) });
+        took.length = 0; // one line per bill even if several "took" events share a patch
+        break;
+      case "secured": {
+        const secured = changedSeats(
+          a,
+          b,
+          (x, y) => y.wallet_total !== x.wallet_total || y.start_tokens.length > x.start_tokens.length || (x.in_play && !y.in_play),
+        );
+        for (const s of secured) {
+          const row = b.seats[s];
+          const old = a.seats[s];
+          const newToken = row.start_tokens.find((n) => !old.start_tokens.includes(n));
+          const amount = fmt(row.wallet_total - old.wallet_total);
+          if (newToken !== undefined) line("rollie.ev.secured_token", { name: ctx.seatName(s), amount, token: newToken });
+          else line("rollie.ev.secured", { name: ctx.seatName(s), amount });
+        }
+        break;
+      }
+      case "rollie": {
+        const entry = { key: "rollie.ev.rollie", params: { face: face === "R" ? "R" : fmt(face) }, kind: "rollie", banner: true };
+        if (events.includes("crash") && crashed.length)
+          entry.also = { key: crashed.length > 1 ? "rollie.ev.crash" : "rollie.ev.crash_one", params: { names: names(ctx, crashed) } };
+        out.push(entry);
+        break;
+      }
+      case "crash":
+        if (crashed.length) {
+          const who = names(ctx, crashed);
+          if (events.includes("rollie"))
+            line(crashed.length > 1 ? "rollie.ev.crash" : "rollie.ev.crash_one", { names: who }, "crash");
+          else line("rollie.ev.crash_empty", { names: who }, "crash", true);
+          crashed.length = 0;
+        }
+        break;
+      case "dice_passed":
+        line("rollie.ev.dice_passed", { name: ctx.seatName(b.first_player) });
+        break;
+      case "round_ended":
+        line("rollie.ev.round_ended", { n: a.round }, "round");
+        break;
+      case "round_started": {
+        const tok = b.face_up_tokens.find((n) => !a.face_up_tokens.includes(n));
+        line("rollie.ev.round_started", { n: b.round, token: tok ?? "?" }, "round", !events.includes("rollie") && !events.includes("crash"));
+        break;
+      }
+      case "game_over":
+        line("rollie.ev.game_over", {}, "over", true);
+        break;
+      default:
+        break;
+    }
+  }
+  return out;
+}
+
+export default { name: "rollie", render, describe };

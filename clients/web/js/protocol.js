@@ -1,0 +1,389 @@
+// The Rollhouse wire protocol for browsers (JSON subprotocol "rollhouse.v1.json").
+//
+// RoomClient keeps a mirror of this viewer's view: the welcome's snapshot, then every
+// patch applied in order. A patch whose `from` is not our seq is a gap: we ask for a
+// snapshot ({type: "resync"}) and ignore patches until it comes. Commands carry a
+// client id; send() returns a promise settled by the matching ack or reject. When the
+// socket drops we reconnect with exponential backoff plus jitter, say hello with our
+// seat token and last seq, and re-send every unanswered command with the same id (the
+// server answers a repeated id with the first answer, so nothing runs twice).
+
+export const SUBPROTOCOL = "rollhouse.v1.json";
+const PING_EVERY_MS = 20000;
+const SILENCE_LIMIT_MS = 45000;
+const BACKOFF_BASE_MS = 500;
+const BACKOFF_MAX_MS = 10000;
+// Errors after which reconnecting cannot help.
+const FINAL = new Set(["room/replaced", "room/not_found", "room/origin_forbidden", "room/bad_seat_token"]);
+
+export class PatchError extends Error {}
+
+/** Apply patch ops to a copy of `view` (never mutates `view`). */
+export function applyPatch(view, ops) {
+  let root = structuredClone(view);
+  for (const op of ops) {
+    const path = op.path || [];
+    if (path.length === 0) {
+      if (op.op !== "replace") throw new PatchError(`${op.op} needs a path`);
+      root = structuredClone(op.value);
+      continue;
+    }
+    let node = root;
+    for (const step of path.slice(0, -1)) {
+      if (node === null || typeof node !== "object" || !(step in node))
+        throw new PatchError(`no path ${JSON.stringify(path)}`);
+      node = node[step];
+    }
+    const last = path[path.length - 1];
+    if (Array.isArray(node)) {
+      if (typeof last !== "number") throw new PatchError("list index must be a number");
+      if (op.op === "add") {
+        if (last < 0 || last > node.length) throw new PatchError("add: index out of range");
+        node.splice(last, 0, op.value);
+      } else if (last < 0 || last >= node.length) {
+        throw new PatchError(`${op.op}: index out of range`);
+      } else if (op.op === "remove") node.splice(last, 1);
+      else node[last] = op.value;
+    } else if (node !== null && typeof node === "object") {
+      const exists = Object.prototype.hasOwnProperty.call(node, last);
+      if (op.op === "add") {
+        if (exists) throw new PatchError(`add: key ${last} exists`);
+        node[last] = op.value;
+      } else if (!exists) {
+        throw new PatchError(`${op.op}: no key ${last}`);
+      } else if (op.op === "remove") delete node[last];
+      else node[last] = op.value;
+    } else {
+      throw new PatchError(`path ${JSON.stringify(path)} is not a container`);
+    }
+  }
+  return root;
+}
+
+export class CommandError extends Error {
+  constructor(code, message, details) {
+    super(message);
+    this.code = code;
+    this.details = details || {};
+  }
+}
+
+function tokenKey(room) {
+  return `rollhouse.seat.${room}`;
+}
+
+export function savedToken(room) {
+  try {
+    return localStorage.getItem(tokenKey(room));
+  } catch (_) {
+    return null;
+  }
+}
+
+function saveToken(room, token) {
+  try {
+    if (token) localStorage.setItem(tokenKey(room), token);
+    else localStorage.removeItem(tokenKey(room));
+  } catch (_) {
+    /* private mode: the seat lasts as long as the page */
+  }
+}
+
+export function wsUrl() {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  return `${scheme}//${location.host}/ws`;
+}
+
+/**
+ * One viewer of one room.
+ * Events (subscribe with on(name, fn)):
+ *   status   ({state: "connecting"|"connected"|"reconnecting"|"closed", retryIn})
+ *   welcome  (message)            after every (re)join
+ *   view     ({view, previous, events})  the mirror changed
+ *   presence (message)
+ *   error    ({code, message, fatal})
+ *   reject   ({code, message, details, command})
+ */
+export class RoomClient {
+  constructor({ room, role = "player", name = null, url = wsUrl() }) {
+    this.room = room;
+    this.role = role;
+    this.name = name;
+    this.url = url;
+    this.seat = null;
+    this.game = null;
+    this.view = null;
+    this.seq = null;
+    this.serverOffset = 0; // server clock minus our clock, seconds
+    this.state = "closed";
+    this.pending = new Map(); // id -> {command, resolve, reject}
+    this.handlers = {};
+    this.ws = null;
+    this.attempt = 0;
+    this.resyncing = false;
+    this.stopped = false;
+    this.welcomed = false;
+    this.lastHeard = 0;
+    this.idPrefix = Math.random().toString(36).slice(2, 10);
+    this.nextId = 1;
+    this.nonce = 1;
+    this.pings = new Map();
+    this.timers = { retry: null, ping: null };
+    this._online = () => this._reconnectSoon(0);
+  }
+
+  on(event, fn) {
+    (this.handlers[event] ||= []).push(fn);
+    return this;
+  }
+
+  _emit(event, payload) {
+    for (const fn of this.handlers[event] || []) {
+      try {
+        fn(payload);
+      } catch (err) {
+        console.error(err);
+      }
+    }
+  }
+
+  _setState(state, retryIn = null) {
+    this.state = state;
+    this._emit("status", { state, retryIn });
+  }
+
+  /** Server time now (unix seconds), corrected for the offset measured at welcome/pong. */
+  serverNow() {
+    return Date.now() / 1000 + this.serverOffset;
+  }
+
+  start() {
+    this.stopped = false;
+    window.addEventListener("online", this._online);
+    this._connect();
+    return this;
+  }
+
+  close() {
+    this.stopped = true;
+    window.removeEventListener("online", this._online);
+    clearTimeout(this.timers.retry);
+    clearInterval(this.timers.ping);
+    if (this.ws) this.ws.close(1000, "bye");
+    this._setState("closed");
+  }
+
+  /** Send a game command; resolves with the ack, rejects with a CommandError. */
+  send(command) {
+    const id = `${this.idPrefix}-${this.nextId++}`;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { command, resolve, reject });
+      if (this.welcomed) this._send({ type: "command", id, command });
+    });
+  }
+
+  _send(message) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) {
+      this.ws.send(JSON.stringify(message));
+      return true;
+    }
+    return false;
+  }
+
+  _connect() {
+    clearTimeout(this.timers.retry);
+    if (this.stopped) return;
+    this._setState(this.attempt === 0 && this.view === null ? "connecting" : "reconnecting");
+    this.welcomed = false;
+    let ws;
+    try {
+      ws = new WebSocket(this.url, [SUBPROTOCOL]);
+    } catch (err) {
+      this._scheduleReconnect();
+      return;
+    }
+    this.ws = ws;
+    ws.onopen = () => {
+      this.lastHeard = Date.now();
+      const token = this.role === "player" ? savedToken(this.room) : null;
+      const hello = { type: "hello", room: this.room, role: this.role };
+      if (this.name) hello.name = this.name.slice(0, 32);
+      if (token) hello.seat_token = token;
+      // Resume from our mirror only if it belongs to the same seat we ask for.
+      if (this.view !== null && this.seq !== null && !this.resyncing && (token || this.role === "spectator"))
+        hello.last_seq = this.seq;
+      this._send(hello);
+    };
+    ws.onmessage = (ev) => {
+      if (ws !== this.ws) return;
+      this.lastHeard = Date.now();
+      let msg;
+      try {
+        msg = JSON.parse(ev.data);
+      } catch (_) {
+        return;
+      }
+      this._handle(msg);
+    };
+    ws.onclose = (ev) => {
+      if (ws !== this.ws) return;
+      clearInterval(this.timers.ping);
+      this.welcomed = false;
+      if (ev.code === 4000 && FINAL.has(ev.reason)) this.stopped = true;
+      if (this.stopped) {
+        this._setState("closed");
+        return;
+      }
+      this._scheduleReconnect();
+    };
+    ws.onerror = () => {
+      /* onclose follows */
+    };
+  }
+
+  _scheduleReconnect() {
+    const ceiling = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** this.attempt);
+    const delay = ceiling / 2 + Math.random() * (ceiling / 2); // "equal jitter"
+    this.attempt += 1;
+    this._reconnectSoon(delay);
+  }
+
+  _reconnectSoon(delay) {
+    if (this.stopped) return;
+    if (this.ws && this.ws.readyState === WebSocket.OPEN && this.welcomed) return;
+    clearTimeout(this.timers.retry);
+    this._setState("reconnecting", delay / 1000);
+    this.timers.retry = setTimeout(() => this._connect(), delay);
+  }
+
+  _startPings() {
+    clearInterval(this.timers.ping);
+    this.timers.ping = setInterval(() => {
+      if (Date.now() - this.lastHeard > SILENCE_LIMIT_MS) {
+        // The socket looks open but nothing arrives: treat it as dead.
+        const ws = this.ws;
+        this.ws = null;
+        if (ws) ws.close();
+        clearInterval(this.timers.ping);
+        this._scheduleReconnect();
+        return;
+      }
+      const nonce = this.nonce++;
+      this.pings.set(nonce, Date.now());
+      this._send({ type: "ping", nonce });
+    }, PING_EVERY_MS);
+  }
+
+  _handle(msg) {
+    switch (msg.type) {
+      case "welcome":
+        return this._welcome(msg);
+      case "patch":
+        return this._patch(msg);
+      case "snapshot":
+        this.resyncing = false;
+        return this._replace(msg.view, msg.seq, []);
+      case "ack":
+        return this._settle(msg.id, (p) => p.resolve(msg));
+      case "reject":
+        return this._settle(msg.id, (p) => {
+          this._emit("reject", { ...msg, command: p.command });
+          p.reject(new CommandError(msg.code, msg.message, msg.details));
+        });
+      case "presence":
+        return this._emit("presence", msg);
+      case "pong": {
+        const sent = this.pings.get(msg.nonce);
+        this.pings.delete(msg.nonce);
+        if (sent !== undefined && msg.server_time) {
+          const mid = (sent + Date.now()) / 2000;
+          this.serverOffset = msg.server_time - mid;
+        }
+        return undefined;
+      }
+      case "error":
+        return this._error(msg);
+      default:
+        return undefined;
+    }
+  }
+
+  _welcome(msg) {
+    this.attempt = 0;
+    this.welcomed = true;
+    this.serverOffset = msg.server_time ? msg.server_time - Date.now() / 1000 : 0;
+    this.role = msg.role;
+    this.seat = msg.seat;
+    this.game = msg.game;
+    if (msg.role === "player") saveToken(this.room, msg.seat_token);
+    this._setState("connected");
+    this._startPings();
+    if (msg.view) {
+      this.resyncing = false;
+      this._replace(msg.view, msg.seq, []);
+    } else {
+      this.seq = msg.seq; // patches from last_seq follow
+    }
+    this._emit("welcome", msg);
+    for (const [id, p] of this.pending) this._send({ type: "command", id, command: p.command });
+  }
+
+  _patch(msg) {
+    if (this.resyncing) return;
+    if (this.view === null || msg.from !== this.seq) {
+      this._resync();
+      return;
+    }
+    let next;
+    try {
+      next = applyPatch(this.view, msg.ops);
+    } catch (err) {
+      console.warn("patch did not fit; resyncing", err);
+      this._resync();
+      return;
+    }
+    this._replace(next, msg.to, msg.events || []);
+  }
+
+  _resync() {
+    this.resyncing = true;
+    this._send({ type: "resync" });
+  }
+
+  _replace(view, seq, events) {
+    const previous = this.view;
+    this.view = view;
+    this.seq = seq;
+    this._emit("view", { view, previous, events });
+  }
+
+  _settle(id, fn) {
+    const p = this.pending.get(id);
+    if (!p) return;
+    this.pending.delete(id);
+    fn(p);
+  }
+
+  _error(msg) {
+    if (msg.code === "room/bad_seat_token") saveToken(this.room, null);
+    if (msg.code === "room/full" && this.role === "player") {
+      // Every seat is taken: watch instead, right away.
+      this.role = "spectator";
+      this.view = null;
+      this.seq = null;
+      this._emit("error", { ...msg, fatal: false, switched: true });
+      this.attempt = 0;
+      const ws = this.ws;
+      this.ws = null;
+      if (ws) ws.close();
+      this._reconnectSoon(0);
+      return;
+    }
+    if (msg.fatal && FINAL.has(msg.code)) {
+      this.stopped = true;
+      for (const [, p] of this.pending) p.reject(new CommandError(msg.code, msg.message));
+      this.pending.clear();
+    }
+    this._emit("error", msg);
+  }
+}
