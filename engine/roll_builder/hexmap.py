@@ -9,6 +9,8 @@ Which edges exist: an edge is on the sheet when at least one of its two hexes is
 full (not partial) space; sides of partial spaces that face the map border or
 another partial space are "cut off by the map edge" and never available.
 
+The pure geometry functions are memoised: a map has a few hundred hexes and edges.
+
 Authors write maps as rows of tokens (see ``content/README.md``); the row/column of a
 token converts to axial with odd rows shifted right: ``q = col - (row - (row & 1)) // 2``.
 """
@@ -16,6 +18,7 @@ token converts to axial with odd rows shifted right: ``q = col - (row - (row & 1
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from functools import cache
 
 import attrs
 
@@ -38,6 +41,7 @@ def step(h: Hex, i: int) -> Hex:
     return (h[0] + dq, h[1] + dr)
 
 
+@cache
 def neighbours(h: Hex) -> tuple[Hex, ...]:
     """The six neighbours of ``h``."""
     return tuple(step(h, i) for i in range(6))
@@ -59,6 +63,7 @@ def are_neighbours(a: Hex, b: Hex) -> bool:
     return b in neighbours(a)
 
 
+@cache
 def edge_vertices(e: Edge) -> tuple[Vertex, Vertex]:
     """The two corners at the ends of an edge."""
     a, b = edge_hexes(e)
@@ -66,11 +71,13 @@ def edge_vertices(e: Edge) -> tuple[Vertex, Vertex]:
     return _vertex(a, b, step(a, i + 1)), _vertex(a, b, step(a, i - 1))
 
 
+@cache
 def space_edges(h: Hex) -> tuple[Edge, ...]:
     """The six sides of a hex."""
     return tuple(edge(h, n) for n in neighbours(h))
 
 
+@cache
 def corners(h: Hex) -> frozenset[Vertex]:
     """The six corners of a hex."""
     return frozenset(_vertex(h, step(h, i), step(h, i + 1)) for i in range(6))

@@ -15,7 +15,7 @@ from engine.roll_builder.effects import city_of
 from engine.roll_builder.hexmap import network
 from engine.roll_builder.legal import awaiting
 from engine.roll_builder.model import TURNS, Player, State
-from engine.roll_builder.scoring import items, total
+from engine.roll_builder.scoring import items
 
 
 def view(state: State, viewer: int | None) -> dict[str, Any]:
@@ -95,6 +95,7 @@ def effect_data(e: Effect | None) -> dict[str, Any] | None:
 
 def _player(seat: int, p: Player, event: str | None) -> dict[str, Any]:
     city = city_of(p)
+    scored = items(p, event)
     return {
         "seat": seat,
         "city": {"id": city.id, "name": city.name, "band": list(city.band)},
@@ -138,10 +139,8 @@ def _player(seat: int, p: Player, event: str | None) -> dict[str, Any]:
         "specials": list(city.special_text),
         "abilities": [ability_data(a) for a in (*p.abilities, *p.turn_abilities)],
         "visionaries": list(p.visionaries),
-        "score": total(p, event),
-        "items": [
-            {"category": i.category, "label": i.label, "points": i.points} for i in items(p, event)
-        ],
+        "score": sum(i.points for i in scored),
+        "items": [{"category": i.category, "label": i.label, "points": i.points} for i in scored],
     }
 
 
