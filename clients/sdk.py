@@ -25,6 +25,7 @@ import contextlib
 import itertools
 import logging
 import random
+import time
 import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -95,6 +96,8 @@ class Client:
         self.presence: dict[str, Any] | None = None
         self.events: list[tuple[int, list[str]]] = []
         self.reconnects = 0
+        self.clock_offset = 0.0
+        """Server time minus local time, from the last welcome or pong."""
         self.on_change: Callable[[Client], None] | None = None
         self._pending: dict[str, tuple[dict[str, Any], asyncio.Future[int]]] = {}
         self._ids = itertools.count(1)
@@ -192,6 +195,7 @@ class Client:
         kind = msg.get("type")
         if kind == "welcome":
             self.seat, self.game = msg["seat"], msg["game"]
+            self.clock_offset = float(msg.get("server_time") or time.time()) - time.time()
             self.seat_token = msg.get("seat_token") or self.seat_token
             if msg["view"] is not None:
                 self.view, self.seq = msg["view"], msg["seq"]
@@ -210,6 +214,8 @@ class Client:
             self.presence = msg
         elif kind == "error":
             self._error(msg)
+        elif kind == "pong":
+            self.clock_offset = float(msg.get("server_time") or time.time()) - time.time()
         asyncio.get_running_loop().create_task(self._notify())
 
     def _patch(self, msg: dict[str, Any]) -> None:
@@ -253,6 +259,21 @@ class Client:
             self.on_change(self)
 
     # -- API ---------------------------------------------------------------------------
+
+    @property
+    def connected(self) -> bool:
+        """Whether the socket is open and welcomed (False while reconnecting)."""
+        state = getattr(getattr(self._ws, "state", None), "name", None)
+        return self._failure is None and state == "OPEN" and self._welcomed.is_set()
+
+    @property
+    def failure(self) -> ClientError | None:
+        """Why the client gave up, once it has (a final error, or closed)."""
+        return self._failure
+
+    def server_now(self) -> float:
+        """The server's clock as estimated from the last welcome or pong (for countdowns)."""
+        return time.time() + self.clock_offset
 
     def next_id(self) -> str:
         return f"{self._prefix}-{next(self._ids)}"

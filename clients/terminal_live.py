@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sys
-import time
 from typing import Any
 
 from rich.console import Console, RenderableType
@@ -39,16 +38,10 @@ FRAME_SECONDS = 0.25
 
 
 def connection_text(client: Client) -> str:
-    """``connected``, ``reconnecting (n)`` or ``disconnected: why``.
-
-    The SDK has no public "is the socket open" flag, so this peeks at its socket.
-    """
-    failure = getattr(client, "_failure", None)
-    if failure is not None:
-        return f"disconnected: {failure.message}"
-    ws: Any = getattr(client, "_ws", None)
-    state = getattr(getattr(ws, "state", None), "name", "OPEN")
-    if ws is None or state != "OPEN":
+    """``connected``, ``reconnecting (n)`` or ``disconnected: why``."""
+    if client.failure is not None:
+        return f"disconnected: {client.failure.message}"
+    if not client.connected:
         return f"reconnecting ({client.reconnects + 1})"
     return "connected" + (f" (reconnected {client.reconnects}x)" if client.reconnects else "")
 
@@ -127,7 +120,7 @@ async def run_live(client: Client, room: str, console: Console | None = None) ->
     loop = asyncio.get_running_loop()
     with (
         cbreak(fd),
-        Live(table.frame(time.time()), console=console, auto_refresh=False) as live,
+        Live(table.frame(client.server_now()), console=console, auto_refresh=False) as live,
     ):
         key_reader(fd, keys, wake)
         try:
@@ -138,7 +131,7 @@ async def run_live(client: Client, room: str, console: Console | None = None) ->
                 while not keys.empty():
                     if not table.handle(action_for_key(keys.get_nowait(), client.view)):
                         return 0
-                now = time.time()
+                now = client.server_now()
                 table.note_events(now)
                 live.update(table.frame(now), refresh=True)
         finally:
