@@ -240,7 +240,7 @@ def _load(table: dict[str, type[M]], data: dict[str, Any]) -> M:
     cls = table.get(tag)
     if cls is None:
         raise ProtocolError(UNKNOWN_TYPE, f"unknown message type {tag!r}; known: {sorted(table)}")
-    fields = _rename(data)
+    fields = _rename(cls, tag, data)
     if cls in FLOAT_FIELDS:
         fields = dict(fields)
     floats = {name: _float(fields, name) for name in FLOAT_FIELDS.get(cls, ())}
@@ -251,12 +251,14 @@ def _load(table: dict[str, type[M]], data: dict[str, Any]) -> M:
     return attrs.evolve(msg, **floats) if floats else msg  # type: ignore[misc]
 
 
-def _rename(data: dict[str, Any]) -> dict[str, Any]:
-    for key in WIRE_NAMES:
-        if key in data:
-            raise ProtocolError(UNKNOWN_FIELD, f"unknown field {key!r}", key)
-    if not any(key in data for key in ATTR_NAMES):
+def _rename(cls: type, tag: str, data: dict[str, Any]) -> dict[str, Any]:
+    """``data`` with wire keys turned into attribute names (``from`` -> ``from_``)."""
+    renamed = [attr for attr in WIRE_NAMES if attr in _field_names(cls)]
+    if not renamed:
         return data
+    for attr in renamed:
+        if attr in data:
+            raise ProtocolError(UNKNOWN_FIELD, f"{tag}: unknown field {attr!r}", attr)
     return {ATTR_NAMES.get(k, k): v for k, v in data.items()}
 
 

@@ -103,3 +103,16 @@ server_messages: st.SearchStrategy[Any] = st.one_of(
     st.builds(Error, code=small_text, message=small_text, field=opt_text, fatal=st.booleans()),
     st.builds(Pong, nonce=st.none() | st.integers(INT_MIN, INT_MAX), server_time=finite),
 )
+
+# Views of one shape with small value domains, so two draws share most of their parts
+# and diff recurses, appends, truncates and removes keys (not just replaces the root).
+_small = st.integers(0, 2) | st.booleans() | st.none()
+_small_list = st.lists(_small, max_size=5)
+views: st.SearchStrategy[Any] = st.fixed_dictionaries(
+    {
+        "n": st.integers(0, 3),
+        "l": _small_list,
+        "m": st.dictionaries(st.sampled_from("abc"), _small | _small_list, max_size=3),
+        "rows": st.lists(st.fixed_dictionaries({"k": _small, "v": _small_list}), max_size=3),
+    }
+)

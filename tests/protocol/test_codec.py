@@ -171,6 +171,7 @@ BAD_FRAMES: list[tuple[str, Codec, bytes | str, str, str | None]] = [
     ("unknown type", JSON, '{"type": "shout"}', errors.UNKNOWN_TYPE, None),
     ("server type from a client", MSGPACK, mp({"type": "pong"}), errors.UNKNOWN_TYPE, None),
     ("unknown field", JSON, json.dumps({**HELLO, "colour": "red"}), errors.UNKNOWN_FIELD, "colour"),
+    ("from on a hello", JSON, json.dumps({**HELLO, "from": 1}), errors.UNKNOWN_FIELD, "from"),
     ("missing field", MSGPACK, mp({"type": "hello", "room": "r"}), errors.MISSING_FIELD, "role"),
     ("missing type", JSON, '{"room": "r"}', errors.MISSING_FIELD, "type"),
     (

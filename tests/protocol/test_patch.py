@@ -12,7 +12,7 @@ from protocol.codec import JSON, MSGPACK
 from protocol.errors import BAD_PATCH, PatchError, ProtocolError
 from protocol.messages import Patch
 from protocol.patch import apply, diff, same
-from tests.protocol.strategies import plain
+from tests.protocol.strategies import plain, views
 
 VIEW = {"game": {"turn": 0, "piles": [[1, 2], [3]], "log": ["a"]}, "room": {"status": "playing"}}
 
@@ -156,8 +156,17 @@ def test_apply_of_diff_gives_the_new_value(a: Any, b: Any) -> None:
     assert diff(a, copy.deepcopy(a)) == []
 
 
+@settings(max_examples=300, deadline=None)
+@given(a=views, b=views)
+def test_similar_views_diff_to_small_ops(a: Any, b: Any) -> None:
+    """For views of one shape, apply(a, diff(a, b)) is b and no op replaces the root."""
+    ops = diff(a, b)
+    assert same(apply(a, ops), b)
+    assert all(op["path"] for op in ops)
+
+
 @settings(max_examples=150, deadline=None)
-@given(a=plain, b=plain)
+@given(a=plain | views, b=plain | views)
 def test_ops_survive_both_codecs(a: Any, b: Any) -> None:
     """Ops sent in a patch message through either codec still turn a into b."""
     msg = Patch(1, 2, tuple(diff(a, b)), ("roll",))
