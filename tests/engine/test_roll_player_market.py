@@ -89,8 +89,7 @@ def market(
 
 
 def test_market_phase_example() -> None:
-    """Market example: Isaac buys Reckless (6) with his Charisma token and 5 gold, moving his
-    token by its arrow; Eric discards Leather Gloves for 2 gold; Claire buys the Quarterstaff."""
+    """Market example: Isaac pays Reckless with a token + 5 gold; Eric discards Gloves; Claire buys."""
     state = market()
     assert state.queue == (1, 0, 2) and len(state.market) == 4
     isaac = state.players[1].gold
@@ -195,8 +194,7 @@ def finished_market(extra: tuple = ()) -> State:
 
 
 def test_cleanup() -> None:
-    """Cleanup: tokens go, one skill refreshes, leftover die to the bag, market refilled,
-    gold on middle Initiative cards without gold, and the Start Player passes left."""
+    """Cleanup steps 1-6: tokens, one refresh, die to bag, new market, gold, Start Player left."""
     extra = (CharismaTaken(0),)
     state = finished_market(extra)
     state = then(state, UseSkill(2, "Climb"))

@@ -77,8 +77,7 @@ def test_three_player_roll_example_ties_placed_by_start_player() -> None:
 
 
 def test_eric_picks_initiative_two_and_flips_a_blue_die() -> None:
-    """Dice Phase example: Eric takes card 2 (gold 4 and 1 gold), places in Strength,
-    gains 2 more gold for the gold die, and flips a blue 1 in Constitution to a 6."""
+    """Dice Phase example: Eric takes card 2's gold 4 into STR (+1+2 gold), flips a blue 1 to 6."""
     start = (dice("red3", "blue1", "green2", "green3", "white4", "white5", "black2"),) * 3
     rows = ((0, 2, 1, 1, 3, 3, 4),) * 3
     state = dice_turn(dice("green6", "red1", "gold4", "purple6"), starting=start, rows=rows)
