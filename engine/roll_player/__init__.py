@@ -35,7 +35,11 @@ Where the rulebook is silent, Rollhouse decided:
 17. Armor class bonus: +1 per set that contains at least one card of the class colour.
 18. The final round ends after its Market Phase; its cleanup is skipped.
 19. A reroll left unresolved at the end keeps the original face.
-20. Trait stars and all market card values, weapon hands and modifiers, armor colours
+20. Cleanup: the market cards discarded in step 3 are part of the reshuffled deck.
+21. Charisma tokens are not counted: a seat may hold more than one (Intimidate), and
+    the six physical tokens never run out.
+22. Skills, class abilities and weapon drops are not used during setup.
+23. Trait stars and all market card values, weapon hands and modifiers, armor colours
     and set tables, skill effects and nine class abilities are Rollhouse designs
     (``content/base.json`` marks each entry's source).
 """
