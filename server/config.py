@@ -7,6 +7,7 @@
 | store URL         | --store       | ROLLHOUSE_STORE       | sqlite:///rollhouse-data/... |
 | allowed origins   | --origins     | ROLLHOUSE_ORIGINS     | (same host as the page only) |
 | idle unload after | --idle-unload | ROLLHOUSE_IDLE_UNLOAD | 300 s                        |
+| messages/s per ws | --rate        | ROLLHOUSE_RATE        | 30 (bursts of twice that)    |
 
 Origins are a comma-separated list of ``scheme://host[:port]`` or ``*``.
 """
@@ -50,7 +51,11 @@ class Settings:
             values["allowed_origins"] = parse_origins(env["ROLLHOUSE_ORIGINS"])
         if "ROLLHOUSE_IDLE_UNLOAD" in env:
             values["idle_unload_seconds"] = float(env["ROLLHOUSE_IDLE_UNLOAD"])
+        if "ROLLHOUSE_RATE" in env:
+            values["rate_per_second"] = float(env["ROLLHOUSE_RATE"])
         values.update({k: v for k, v in overrides.items() if v is not None})
+        if "rate_per_second" in values and "rate_burst" not in values:
+            values["rate_burst"] = 2 * float(values["rate_per_second"])  # type: ignore[arg-type]
         return cls(**values)  # type: ignore[arg-type]
 
 

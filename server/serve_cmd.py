@@ -17,6 +17,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument("--origins", help="comma-separated allowed browser origins, or *")
     p.add_argument("--idle-unload", type=float, help="seconds before an idle room leaves memory")
+    p.add_argument("--rate", type=float, help="messages a second per connection (bursts of twice that)")
     p.add_argument("--log-level", default="info")
     p.add_argument("--log-format", choices=["json", "text"], default="json")
     p.set_defaults(func=run)
@@ -34,6 +35,7 @@ def run(args: argparse.Namespace) -> int:
         store_url=args.store,
         allowed_origins=parse_origins(args.origins) if args.origins else None,
         idle_unload_seconds=args.idle_unload,
+        rate_per_second=args.rate,
     )
     setup_logging(args.log_level, args.log_format)
     print(
