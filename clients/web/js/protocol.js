@@ -330,6 +330,7 @@ export class RoomClient {
 
   _patch(msg) {
     if (this.resyncing) return;
+    if (this.seq !== null && msg.to <= this.seq) return; // old news
     if (this.view === null || msg.from !== this.seq) {
       this._resync();
       return;

@@ -181,8 +181,14 @@ function showBanner(entry) {
   bannerTimer = setTimeout(() => (box.hidden = true), entry.kind === "over" ? 6000 : 3200);
 }
 
-function onView({ view, previous, events }) {
-  if (!game) return;
+const early = []; // changes that arrived while the game module was loading
+
+function onView(change) {
+  if (!game) {
+    early.push(change);
+    return;
+  }
+  const { view, previous, events } = change;
   if (previous && events.length && game.describe) {
     const lines = game.describe(previous, view, events, context());
     for (const line of lines) {
@@ -246,6 +252,7 @@ async function start() {
       }
     }
     if (!switchedToWatch) fatal = null;
+    for (const change of early.splice(0)) onView(change);
     render();
   });
   client.on("view", onView);

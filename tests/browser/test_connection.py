@@ -1,0 +1,107 @@
+"""js/protocol.js in a real browser: dropped connections, lost commands, gaps."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.conftest import NewPage
+from tests.browser.helpers import ROLL, SECURE, my_seat, table_url
+from tests.support.server import LiveServer
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(60)]
+
+# Record every frame the page sends, every status it shows; the first command frame is
+# "lost on the wire": not sent, and the socket closes as if the network dropped.
+SPY = """() => {
+  window.__sent = [];
+  window.__states = [];
+  window.__loseNextCommand = false;
+  rollhouse.on('status', s => window.__states.push(s.state));
+  const send = WebSocket.prototype.send;
+  WebSocket.prototype.send = function (data) {
+    const msg = JSON.parse(data);
+    window.__sent.push(msg);
+    if (msg.type === 'command' && window.__loseNextCommand) {
+      window.__loseNextCommand = false;
+      this.close();
+      return;
+    }
+    return send.call(this, data);
+  };
+}"""
+
+SAME_GAME = "s => window.rollhouse.seq === s"
+
+
+async def test_reconnects_resumes_and_resends_a_lost_command(
+    live_server: LiveServer, new_page: NewPage
+) -> None:
+    """A lost command is re-sent with its id after the reconnect, and is played once."""
+    room = (
+        await live_server.create_room("rollie", 2, room={"clock": 0, "bots": 1, "bot_delay": 0.1})
+    )["room"]
+    ana = await new_page("Ana")
+    await ana.goto(table_url(live_server.url, room))
+    seat = await my_seat(ana)
+    await ana.evaluate(SPY)
+    await ana.locator(f"{ROLL}, {SECURE}").first.wait_for()
+    await ana.evaluate("window.__loseNextCommand = true")
+    button = ana.locator(f"{ROLL}, {SECURE}").first
+    kind = "roll" if await button.get_attribute("data-testid") == "roll-button" else "secure"
+    await button.click()
+    await ana.wait_for_function("window.rollhouse.pending.size === 0", timeout=15000)
+
+    sent = await ana.evaluate("window.__sent")
+    commands = [m for m in sent if m["type"] == "command"]
+    assert len(commands) == 2 and commands[0] == commands[1]
+    assert commands[0]["command"] == {"type": kind}
+    hellos = [m for m in sent if m["type"] == "hello"]
+    assert hellos and hellos[-1]["seat_token"] and hellos[-1]["last_seq"] >= 0
+    assert "reconnecting" in await ana.evaluate("window.__states")
+    assert await ana.get_by_test_id("connection-status").get_attribute("data-state") == "connected"
+    assert await my_seat(ana) == seat
+    # the move happened exactly once
+    line = "Ana rolled" if kind == "roll" else "Ana secured"
+    log = ana.get_by_test_id("event-log")
+    await log.get_by_text(line).first.wait_for()
+    assert (await log.inner_text()).count(line) == 1
+
+
+async def test_server_drop_resumes_with_patches_and_a_gap_resyncs(
+    live_server: LiveServer, new_page: NewPage
+) -> None:
+    """After the server drops the socket the seat resumes; a gap in seqs brings a snapshot."""
+    room = (
+        await live_server.create_room("rollie", 2, room={"clock": 0, "bots": 1, "bot_delay": 0.1})
+    )["room"]
+    ana, watcher = await new_page("Ana"), await new_page("Watcher")
+    await ana.goto(table_url(live_server.url, room))
+    await watcher.goto(table_url(live_server.url, room, watch=True))
+    seat = await my_seat(ana)
+    await ana.evaluate(SPY)
+
+    for conn in list(live_server.services.connections):
+        if conn.seat == seat:
+            await conn.ws.close()
+    await ana.wait_for_function("window.__states.includes('reconnecting')")
+    await ana.wait_for_selector("[data-testid=connection-status][data-state=connected]")
+    hello = next(m for m in await ana.evaluate("window.__sent") if m["type"] == "hello")
+    assert hello["seat_token"] and "last_seq" in hello
+    assert await my_seat(ana) == seat
+
+    # a patch from the future: the client must not apply it, and asks for a snapshot
+    seq = await ana.evaluate("window.rollhouse.seq")
+    await ana.evaluate(
+        "s => window.rollhouse._handle({type: 'patch', from: s + 5, to: s + 6, events: [],"
+        " ops: [{op: 'replace', path: ['game', 'round'], value: 99}]})",
+        seq,
+    )
+    await ana.wait_for_function("!window.rollhouse.resyncing")
+    assert {"type": "resync"} in await ana.evaluate("window.__sent")
+    seq = await ana.evaluate("window.rollhouse.seq")
+    # the game waits for Ana now, so both mirrors settle on the same seq
+    await watcher.wait_for_function(SAME_GAME, arg=seq)
+    assert await ana.evaluate("window.rollhouse.view.game") == await watcher.evaluate(
+        "window.rollhouse.view.game"
+    )
+    assert await ana.evaluate("window.rollhouse.view.game.round") != 99
