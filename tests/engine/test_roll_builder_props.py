@@ -22,7 +22,7 @@ from engine.roll_builder.model import GameEnded, PlaceRoad, Player, Rolled, Stat
 from tests.engine.roll_builder_strategies import GAME, junk_commands, random_command, tables
 
 SETTINGS = settings(
-    max_examples=12,
+    max_examples=25,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
@@ -97,7 +97,7 @@ def test_solo_games_obey_the_laws(
     play(table, data)
 
 
-@settings(SETTINGS, max_examples=5)
+@settings(SETTINGS, max_examples=8)
 @given(tables(4), st.data())
 def test_four_player_games_obey_the_laws(
     table: tuple[int, dict[str, Any], int], data: st.DataObject
@@ -126,7 +126,7 @@ def test_junk_commands_raise_only_rejections(
         probe(state, data.draw(junk_commands(data.draw(st.integers(0, 1)))))
 
 
-@settings(SETTINGS, max_examples=10)
+@settings(SETTINGS, max_examples=20)
 @given(tables(2), st.integers(0, 40))
 def test_every_legal_command_is_accepted(
     table: tuple[int, dict[str, Any], int], steps: int
