@@ -111,9 +111,11 @@ def dice_phase(picks: Sequence[tuple[int, int, int]]) -> list[Any]:
     return out
 
 
-def play(seats: int, seed: int, policy: str = "random", hook: Any = None) -> list[Any]:
+def play(
+    seats: int, seed: int, policy: str = "random", hook: Any = None, mode: str = "draw"
+) -> list[Any]:
     """A whole game by one policy; ``hook(state)`` runs on every state. Returns the events."""
-    events: list[Any] = [GAME.setup(seats, {}, seed)]
+    events: list[Any] = [GAME.setup(seats, {"class_mode": mode}, seed)]
     state = GAME.create(events[0])
     rng = random.Random(seed)
     steps = 0
@@ -136,3 +138,4 @@ def play(seats: int, seed: int, policy: str = "random", hook: Any = None) -> lis
 seats = st.integers(min_value=2, max_value=4)
 seeds = st.integers(min_value=0, max_value=2**32)
 policies = st.sampled_from(["random", "goal"])
+class_modes = st.sampled_from(["draw", "choice"])

@@ -19,7 +19,7 @@ from engine.roll_player import GAME
 from engine.roll_player.commands import COMMANDS
 from engine.roll_player.events import EVENTS
 from engine.roll_player.model import State
-from tests.engine.roll_player_strategies import play, policies, seats, seeds
+from tests.engine.roll_player_strategies import class_modes, play, policies, seats, seeds
 
 FAST = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -46,11 +46,13 @@ def check(s: State) -> None:
 
 
 @FAST
-@given(seats, seeds, policies)
-def test_whole_games_conserve_dice_and_gold_and_replay(n: int, seed: int, policy: str) -> None:
+@given(seats, seeds, policies, class_modes)
+def test_whole_games_conserve_dice_and_gold_and_replay(
+    n: int, seed: int, policy: str, mode: str
+) -> None:
     """73 dice and 60 gold are always accounted for; replay(events) equals the final state."""
     states: list[State] = []
-    events = play(n, seed, policy, hook=states.append)
+    events = play(n, seed, policy, hook=states.append, mode=mode)
     for s in states:
         check(s)
     final = states[-1]
@@ -68,18 +70,18 @@ def test_events_round_trip_as_plain_data(n: int, seed: int) -> None:
         assert EVENTS.load(to_data(event)) == event
 
 
-def states_of(n: int, seed: int, every: int) -> list[State]:
+def states_of(n: int, seed: int, every: int, mode: str = "draw") -> list[State]:
     """Every ``every``-th state of a random game."""
     states: list[State] = []
-    play(n, seed, "random", hook=states.append)
+    play(n, seed, "random", hook=states.append, mode=mode)
     return states[::every]
 
 
 @settings(max_examples=4, deadline=None)
-@given(seats, seeds)
-def test_legal_and_timeout_commands_are_accepted(n: int, seed: int) -> None:
+@given(seats, seeds, class_modes)
+def test_legal_and_timeout_commands_are_accepted(n: int, seed: int, mode: str) -> None:
     """Each legal command of an awaited seat, and its timeout command, is accepted."""
-    for s in states_of(n, seed, 9):
+    for s in states_of(n, seed, 9, mode):
         for seat in GAME.awaiting(s):
             timeout = GAME.timeout_command(s, seat)
             assert timeout is not None

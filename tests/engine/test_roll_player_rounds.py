@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import attrs
 import pytest
 
 from engine.errors import Rejection
@@ -199,3 +200,14 @@ def test_market_phase_in_initiative_order() -> None:
     for seat, card in ((0, 2), (1, 1), (2, 4)):
         state = then(then(state, Draft(seat, card, 4)), SkipAction(seat))
     assert state.phase == "market" and state.queue == (1, 0, 2)
+
+
+def test_gains_are_capped_by_the_gold_supply() -> None:
+    """Gold is finite (Rollhouse): a gain takes only what the supply still holds."""
+    state = given(*opening(3, rows=((0, 0, 1, 1, 1, 2, 2),) * 3), *rolled(POOL))
+    rich = attrs.evolve(state.players[2], gold=state.players[2].gold + state.supply - 1)
+    state = attrs.evolve(state, supply=1, players=(*state.players[:2], rich))
+    assert when(state, Draft(0, 4, 2)) == (Drafted(0, 4, 2, 0, 1),)
+    state = then(state, Draft(0, 4, 2))
+    assert state.supply == 0
+    assert GAME.decide(then(state, SkipAction(0)), Draft(1, 1, 0)) == (Drafted(1, 1, 0, 0, 0),)
