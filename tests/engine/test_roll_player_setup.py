@@ -171,3 +171,23 @@ def test_starting_placement_gold_and_limits() -> None:
     with pytest.raises(Rejection) as exc:
         when(state, PlaceStart(0, (0, 0, 0, 1, 1, 1, 2)))
     assert exc.value.code == "roll_player/already_done"
+
+
+def test_choice_mode_reaches_starting_dice() -> None:
+    """Step 4 alternative then steps 5-11: after the Start Player chooses, dice are drawn."""
+    state = given(SetUp(2, 4, "choice", 0, ()))
+    state = then(then(state, ChooseSheet(0, "Elf")), ChooseSheet(1, "Orc"))
+    state = then(state, ChooseClass(1, "Thief"))
+    assert state.phase == "classes" and GAME.awaiting(state) == {0}
+    state = then(state, ChooseClass(0, "Bard"))
+    assert state.phase == "placing" and [len(d) for d in state.starting] == [6, 6]
+    assert [p.colour for p in state.players] == ["purple", "black"]
+
+
+def test_class_draw_gains_no_gold() -> None:
+    """Step 4: no gold is gained for a gold die drawn for the class."""
+    state = given(SetUp(2, 3, "draw", 0, ()))
+    gold = [p.gold for p in state.players]
+    state = then(then(state, ChooseSheet(0, "Elf")), ChooseSheet(1, "Orc"))
+    assert state.class_draws == (("gold", "black"), ("green",))
+    assert [p.gold for p in state.players] == gold
