@@ -14,7 +14,7 @@ from typing import Any
 import attrs
 
 from engine.core import Policy
-from engine.roll_player.catalog import CATALOG, GOLD, Effect
+from engine.roll_player.catalog import CATALOG, DIRECTIONS, GOLD, Effect
 from engine.roll_player.commands import (
     Act,
     Buy,
@@ -30,7 +30,7 @@ from engine.roll_player.commands import (
 )
 from engine.roll_player.effects import ROW_EFFECTS
 from engine.roll_player.model import Die, Player, add_die, moved, set_die
-from engine.roll_player.scoring import attribute_scores, backstory_matches
+from engine.roll_player.scoring import attribute_scores, backstory_matches, trait_stars
 
 
 def random_policy(view: dict[str, Any], seat: int, legal: list[Any], rng: random.Random) -> Any:
@@ -57,6 +57,10 @@ def player_from_view(view: dict[str, Any], seat: int) -> Player:
     )
 
 
+GOLD_WEIGHT = 0.25
+"""Stars a bot reckons one gold is worth (tie-breaks, future purchases)."""
+
+
 def estimate(p: Player) -> float:
     """A quick guess at the stars ``p`` will end with (unfilled spaces count 3.5)."""
     klass = p.klass_card()
@@ -77,7 +81,7 @@ def estimate(p: Player) -> float:
     total += sum(1 for row in p.rows for d in row if d.colour == p.colour)
     total += 0.8 * backstory_matches(p)
     total += 0.5 * CATALOG.alignments.get(p.alignment, (0,) * 9)[p.cell]
-    total += 0.25 * p.gold + 0.15 * sum(1 for row in p.rows for d in row if d.colour == GOLD)
+    total += GOLD_WEIGHT * p.gold + 0.15 * sum(1 for row in p.rows for d in row if d.colour == GOLD)
     return total
 
 
@@ -93,7 +97,8 @@ def _value(p: Player, view: dict[str, Any], c: Any) -> float | None:
             card = next(k for k in view["initiative"] if k["number"] == number)
             die = Die(card["die"]["colour"], card["die"]["value"])
             gold = card["gold"] + (2 if die.colour == GOLD else 0)
-            return estimate(attrs.evolve(p, rows=add_die(p.rows, row, die), gold=p.gold + gold))
+            after = attrs.evolve(p, rows=add_die(p.rows, row, die), gold=p.gold + gold)
+            return max(estimate(after), _best_action(after, row))
         case Act():
             return _effect(
                 p, ROW_EFFECTS[view["action_row"]], c.slot, c.other, c.delta, c.direction
@@ -129,6 +134,31 @@ def _skill_value(p: Player, c: UseSkill) -> float | None:
     return _effect(p, effect, c.slot, c.other, c.delta, c.direction)
 
 
+def _best_action(p: Player, row: int) -> float:
+    """The best estimate the attribute action of ``row`` can reach (swaps not searched)."""
+    effect = ROW_EFFECTS[row]
+    slots = [r * 3 + i for r, dice in enumerate(p.rows) for i in range(len(dice))]
+    match effect.kind:
+        case "flip" | "reroll":
+            options = [(s, -1, 0, "") for s in slots]
+        case "adjust":
+            options = [(s, -1, d, "") for s in slots for d in (-1, 1)]
+            options = [o for o in options if 1 <= _face(p, o[0]) + o[2] <= 6]
+        case "align":
+            options = [(-1, -1, 0, d) for d in DIRECTIONS if moved(p.cell, d) is not None]
+        case "charisma":
+            options = [(-1, -1, 0, "")]
+        case _:
+            return estimate(p)
+    return max((_effect(p, effect, *o) for o in options), default=estimate(p))
+
+
+def _face(p: Player, slot: int) -> int:
+    d = p.die(slot)
+    assert d is not None
+    return d.value
+
+
 def _effect(p: Player, effect: Effect, slot: int, other: int, delta: int, direction: str) -> float:
     if effect.kind == "align":
         return estimate(attrs.evolve(p, cell=moved(p.cell, direction) or p.cell))
@@ -151,16 +181,31 @@ def _effect(p: Player, effect: Effect, slot: int, other: int, delta: int, direct
     return estimate(attrs.evolve(p, rows=set_die(p.rows, slot, Die(d.colour, value))))
 
 
+def _projected(p: Player) -> Player:
+    """``p`` with every empty space filled by a middling die (for trait guesses)."""
+    rows = tuple((*row, *(Die("gold", 4) for _ in range(3 - len(row)))) for row in p.rows)
+    return attrs.evolve(p, rows=rows)
+
+
 def _card_value(p: Player, name: str) -> float:
+    """Stars the card is likely worth to ``p`` at the end, arrow included."""
     card = CATALOG.cards[name]
-    if card.kind == "weapon":
-        return estimate(attrs.evolve(p, cards=(*p.cards, name))) - estimate(p) + 0.5
+    owner = attrs.evolve(p, cards=(*p.cards, name))
+    if card.arrow:
+        owner = attrs.evolve(owner, cell=moved(p.cell, card.arrow) or p.cell)
+    value = estimate(owner) - estimate(p)  # weapons' modifiers and the arrow
     if card.kind == "armor":
-        same = sum(1 for c in p.owned("armor") if c.set == card.set)
-        return 1.5 + same + (1.0 if card.colour == p.colour else 0.0)
-    if card.kind == "trait" and card.score is not None:
-        return 1.0 + card.score.stars * 0.5
-    return 1.5
+        table = CATALOG.armor_sets[card.set]
+        same = [c for c in p.owned("armor") if c.set == card.set]
+        k = min(len(same) + 1, len(table))
+        value += table[k - 1] - (table[k - 2] if k > 1 else 0)
+        bonus = card.colour == p.colour and all(c.colour != p.colour for c in same)
+        value += CATALOG.rules.armor_class_bonus if bonus else 0
+    elif card.kind == "trait" and card.score is not None:
+        value += trait_stars(_projected(owner), card.score)
+    elif card.kind == "skill":
+        value += 1.5
+    return value
 
 
 def goal_policy(view: dict[str, Any], seat: int, legal: list[Any], rng: random.Random) -> Any:
@@ -198,19 +243,26 @@ def goal_policy(view: dict[str, Any], seat: int, legal: list[Any], rng: random.R
 
 
 def _shop(p: Player, legal: list[Any], rng: random.Random) -> Any:
+    """Buy the card worth most over its price, if better than taking 2 gold; else discard."""
+    free = sum(3 - len(row) for row in p.rows)
+    weight = 0.03 + GOLD_WEIGHT * min(1.0, free / 6)
+    gold = weight * CATALOG.rules.market_discard_gold
+
+    def worth(c: Buy) -> float:
+        paid = CATALOG.cards[c.card].cost - c.charisma
+        return _card_value(p, c.card) - weight * paid + rng.random() * 0.01
+
     buys = [c for c in legal if isinstance(c, Buy) and not c.drop]
     if buys:
-        best = max(
-            buys,
-            key=lambda c: (
-                _card_value(p, c.card) - 0.2 * CATALOG.cards[c.card].cost + rng.random() * 0.01
-            ),
-        )
-        if _card_value(p, best.card) >= 1.0:
+        best = max(buys, key=worth)
+        if worth(best) > gold or p.buys:
             return best
     discards = [c for c in legal if isinstance(c, DiscardCard)]
+    if discards:
+        # discard what the others would value most is beyond a view-only guess: the priciest
+        return max(discards, key=lambda c: CATALOG.cards[c.card].cost + rng.random())
     others = [c for c in legal if not isinstance(c, UseSkill | DropWeapon | Buy)]
-    return rng.choice(discards or others or legal)
+    return rng.choice(others or legal)
 
 
 policies: dict[str, Policy] = {"goal": goal_policy, "random": random_policy}
