@@ -43,7 +43,7 @@ function renderRooms() {
     ...rooms.map((r) => {
       const mine = savedToken(r.room);
       const canJoin = r.status === "waiting" && r.taken < r.seats;
-      const actions = el("td", { class: "actions" });
+      const actions = el("div", { class: "actions" });
       if (mine) {
         actions.append(
           el("a", {
@@ -94,7 +94,7 @@ function renderRooms() {
         el("td", { class: "num", text: String(r.bots) }),
         el("td", { class: "num", text: String(r.players_connected) }),
         el("td", { class: "num", text: String(r.spectators) }),
-        actions,
+        el("td", {}, actions),
       );
     }),
   );

@@ -34,6 +34,7 @@ export function renderMarkdown(md) {
   let para = [];
   const stack = []; // open lists: {type, indent}
   let i = 0;
+  let afterBlank = false;
 
   const flushPara = () => {
     if (para.length) out.push(`<p>${inline(para.join(" "))}</p>`);
@@ -51,9 +52,12 @@ export function renderMarkdown(md) {
     const item = /^(\s*)([-*]|\d+\.)\s+(.*)$/.exec(line);
     if (!line.trim()) {
       flushPara();
+      afterBlank = true;
       i += 1;
       continue;
     }
+    const wasBlank = afterBlank;
+    afterBlank = false;
     if (/^\s*-{3,}\s*$/.test(line)) {
       flushPara();
       closeLists();
@@ -109,8 +113,11 @@ export function renderMarkdown(md) {
       continue;
     }
     // a continuation line of a list item, or a paragraph line
-    if (stack.length && /^\s+/.test(line)) {
-      out.push(" " + inline(line.trim()));
+    const indent = /^\s*/.exec(line)[0].length;
+    if (stack.length && indent > 0) {
+      // it belongs to the innermost item whose marker sits left of it
+      closeLists(indent - 1);
+      out.push(wasBlank ? `<p>${inline(line.trim())}` : " " + inline(line.trim()));
     } else {
       closeLists();
       para.push(line.trim());

@@ -65,14 +65,15 @@ function statusStrip(ctx) {
   const waiting = g.awaiting.filter((s) => s !== ctx.seat);
   let prompt;
   const mine = ctx.seat;
-  if (g.phase === "over") prompt = t("rollie.prompt.over");
+  if (ctx.room.status === "waiting") prompt = t("rollie.prompt.waiting");
+  else if (g.phase === "over") prompt = t("rollie.prompt.over");
   else if (g.phase === "rolling")
     prompt = g.first_player === mine ? t("rollie.prompt.you_roll") : t("rollie.prompt.rolling", { name: ctx.seatName(g.first_player) });
   else if (mine !== null && g.awaiting.includes(mine)) prompt = t("rollie.prompt.you_decide");
   else if (mine !== null && !g.seats[mine].in_play) prompt = t("rollie.prompt.out", { names: names(ctx, waiting) });
   else if (mine !== null) prompt = t("rollie.prompt.decided", { names: names(ctx, waiting) });
   else prompt = t("rollie.prompt.deciding", { names: names(ctx, waiting) });
-  const yourTurn = mine !== null && g.awaiting.includes(mine) && g.phase !== "over";
+  const yourTurn = mine !== null && ctx.room.status === "playing" && g.awaiting.includes(mine) && g.phase !== "over";
   return h(
     "div",
     { class: `status-strip${yourTurn ? " your-turn" : ""}` },
@@ -241,7 +242,7 @@ function seatCard(ctx, row) {
   const deadline = room.deadlines[String(s)];
   const classes = ["panel", "seat-card"];
   if (s === ctx.seat) classes.push("mine");
-  if (g.awaiting.includes(s) && g.phase !== "over") classes.push("awaiting");
+  if (g.awaiting.includes(s) && g.phase !== "over" && room.status === "playing") classes.push("awaiting");
   if (!row.in_play) classes.push("out");
   let state;
   if (g.phase === "over") state = null;
