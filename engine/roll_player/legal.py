@@ -10,6 +10,8 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
+import attrs
+
 from engine.core import rng_for
 from engine.roll_player.catalog import CATALOG
 from engine.roll_player.commands import (
@@ -31,7 +33,7 @@ from engine.roll_player.commands import (
 from engine.roll_player.effects import ROW_EFFECTS, targets
 from engine.roll_player.errors import RollPlayerRejection
 from engine.roll_player.market import max_buys, payment
-from engine.roll_player.model import State
+from engine.roll_player.model import State, moved
 from engine.roll_player.rounds import SETUP_PHASES, skill_effect
 from engine.roll_player.setup import SIDES, class_options
 
@@ -182,8 +184,17 @@ def _skills(s: State, seat: int) -> list[Any]:
             effect = skill_effect(s, seat, name)
         except RollPlayerRejection:
             continue
+        after = s
         if name != "class":
             out.append(UseSkill(seat, name))
-        for t in targets(s, seat, effect):
+            after = _arrow_moved(s, seat, CATALOG.cards[name].arrow)
+        for t in targets(after, seat, effect):
             out.append(UseSkill(seat, name, t.slot, t.other, t.delta, t.direction, t.card))
     return list(dict.fromkeys(out))
+
+
+def _arrow_moved(s: State, seat: int, arrow: str) -> State:
+    """``s`` with ``seat``'s token moved by a skill's arrow (targets are chosen from there)."""
+    p = s.players[seat]
+    p = attrs.evolve(p, cell=moved(p.cell, arrow) or p.cell)
+    return attrs.evolve(s, players=(*s.players[:seat], p, *s.players[seat + 1 :]))

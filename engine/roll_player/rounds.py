@@ -134,12 +134,9 @@ def use_skill(em: Emitter, c: UseSkill) -> None:
     """Using Skill Cards: move the token by the arrow, use the ability if wished, exhaust."""
     effect = skill_effect(em.state, c.seat, c.skill)
     target = Target(c.slot, c.other, c.delta, c.direction, c.card)
-    events = (
-        []
-        if unused(effect, target)
-        else effect_events(em.state, c.seat, effect, target, c.skill, em.rng())
-    )
-    em.emit(SkillUsed(c.seat, c.skill), *events)
+    em.emit(SkillUsed(c.seat, c.skill))  # the arrow first: an align effect starts from there
+    if not unused(effect, target):
+        em.emit(*effect_events(em.state, c.seat, effect, target, c.skill, em.rng()))
 
 
 def drop_weapon(em: Emitter, c: DropWeapon) -> None:

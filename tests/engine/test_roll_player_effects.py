@@ -164,3 +164,19 @@ def test_action_done_only_after_keep_for_intelligence() -> None:
     state = then(state, GAME.legal_commands(state, 0)[1])
     assert state.phase == "action"
     assert when(state, Keep(0, True))[-1] == ActionDone(0)
+
+
+def test_skill_effect_starts_where_the_arrow_left_the_token() -> None:
+    """Using Skill Cards: the token moves by the arrow, then the ability applies from there."""
+    state = owning(table(), 1, "Diplomacy")
+    with pytest.raises(Rejection) as exc:
+        GAME.decide(state, UseSkill(1, "Diplomacy", direction="left"))
+    assert exc.value.code == "roll_player/alignment_blocked"
+    assert then(state, UseSkill(1, "Diplomacy", direction="up")).players[1].cell == 0
+
+
+def test_legal_skill_targets_follow_the_arrow() -> None:
+    """Legal Diplomacy moves are counted from where its arrow leaves the token."""
+    state = owning(table(), 1, "Diplomacy")
+    offered = [c.direction for c in GAME.legal_commands(state, 1) if isinstance(c, UseSkill)]
+    assert sorted(offered) == ["", "down", "right", "up"]

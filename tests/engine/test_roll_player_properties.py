@@ -80,7 +80,7 @@ def states_of(n: int, seed: int, every: int, mode: str = "draw") -> list[State]:
 @settings(max_examples=4, deadline=None)
 @given(seats, seeds, class_modes)
 def test_legal_and_timeout_commands_are_accepted(n: int, seed: int, mode: str) -> None:
-    """Each legal command of an awaited seat, and its timeout command, is accepted."""
+    """Every seat's legal commands, and an awaited seat's timeout command, are accepted."""
     for s in states_of(n, seed, 9, mode):
         for seat in GAME.awaiting(s):
             timeout = GAME.timeout_command(s, seat)
@@ -91,6 +91,8 @@ def test_legal_and_timeout_commands_are_accepted(n: int, seed: int, mode: str) -
                 GAME.decide(s, command)
         for seat in set(range(n)) - GAME.awaiting(s):
             assert GAME.timeout_command(s, seat) is None
+            for command in GAME.legal_commands(s, seat):  # skills out of turn, weapon drops
+                GAME.decide(s, command)
 
 
 NAMES = ["", "class", "Climb", "Helm", "Longsword", "Reckless", "Human", "Cleric", "up", "x"]
