@@ -74,7 +74,7 @@ def create(setup: SetUp) -> State:
 
 def start_turn(state: State, turn: int, dice: tuple[int, int]) -> State:
     """Everyone gets fresh dice, the turn bonus and the event's gains for ``turn``."""
-    state = attrs.evolve(state, turn=turn, dice=dice)
+    state = attrs.evolve(state, turn=turn, dice=dice, rolls=(*state.rolls, dice))
     for seat, p in enumerate(state.players):
         p = attrs.evolve(p, done=False, dice_used=frozenset(), shifted=False)
         abilities = active(p, state.event)

@@ -299,6 +299,8 @@ class State:
     turn: int
     dice: tuple[int, int]
     over: bool = False
+    rolls: tuple[tuple[int, int], ...] = ()
+    """The turn list: every turn's dice so far, turn 1 first."""
 
     def put(self, seat: int, player: Player) -> State:
         """This state with ``seat``'s player replaced."""

@@ -27,6 +27,7 @@ def view(state: State, viewer: int | None) -> dict[str, Any]:
         "turn": state.turn,
         "turns": TURNS,
         "dice": list(state.dice),
+        "rolls": [list(d) for d in state.rolls],
         "over": state.over,
         "awaiting": sorted(awaiting(state)),
         "event": None

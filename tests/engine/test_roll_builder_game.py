@@ -209,7 +209,7 @@ def test_view_draws_the_sheet() -> None:
     state = then(given(setup(seats=2)), Done(1))
     view = GAME.view(state, 0)
     me = view["players"][0]
-    assert view["dice"] == [3, 4] and view["awaiting"] == [0]
+    assert view["dice"] == [3, 4] and view["awaiting"] == [0] and view["rolls"] == [[3, 4]]
     assert len(me["map"]["spaces"]) == 72 and len(me["map"]["roads"]) == 4
     assert {"q", "r", "terrain", "partial", "connected", "building", "marked"} <= set(
         me["map"]["spaces"][0]
