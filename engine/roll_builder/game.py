@@ -133,7 +133,7 @@ def _cities(option: Any, seats: int, drawn: str) -> tuple[str, ...]:
     if not isinstance(option, list | tuple) or len(option) != seats:
         raise BadOptions("city is an id, 'random' or one id per seat", field="city")
     for c in option:
-        if c not in CITIES:
+        if not isinstance(c, str) or c not in CITIES:
             raise BadOptions(f"unknown city {c!r}; known: {sorted(CITIES)}", field="city")
     return tuple(option)
 
@@ -155,7 +155,11 @@ def _visionaries(option: Any, drawn: list[str]) -> tuple[str, ...]:
         if not 0 <= option <= MAX_VISIONARIES:
             raise BadOptions(f"visionaries: 0 to {MAX_VISIONARIES}", field="visionaries")
         return tuple(drawn[:option])
-    if not isinstance(option, list | tuple) or len(option) > MAX_VISIONARIES:
+    if (
+        not isinstance(option, list | tuple)
+        or len(option) > MAX_VISIONARIES
+        or not all(isinstance(v, str) for v in option)
+    ):
         raise BadOptions("visionaries is a count or a list of at most 5 ids", field="visionaries")
     if len(set(option)) != len(option) or any(v not in VISIONARIES for v in option):
         raise BadOptions(

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from engine.core import replay
 from engine.data import to_data
-from engine.errors import Rejection
+from engine.errors import BadOptions, Rejection
 from engine.roll_builder.effects import city_of
 from engine.roll_builder.hexmap import edge, edge_vertices
 from engine.roll_builder.model import GameEnded, PlaceRoad, Player, Rolled, State
@@ -142,3 +142,31 @@ def test_every_legal_command_is_accepted(
     for seat in GAME.awaiting(state):
         for command in GAME.legal_commands(state, seat):
             assert GAME.decide(state, command)
+
+
+JSONISH = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 9)
+    | st.sampled_from(["random", "auto", "none", "tidehaven", "flood", "zenobia", ""]),
+    lambda inner: (
+        st.lists(inner, max_size=6) | st.dictionaries(st.text(max_size=3), inner, max_size=3)
+    ),
+    max_leaves=8,
+)
+
+
+@settings(SETTINGS, max_examples=200)
+@given(
+    st.integers(-1, 8),
+    st.dictionaries(st.sampled_from(["city", "event", "visionaries", "x"]), JSONISH, max_size=4),
+)
+def test_setup_refuses_bad_options_only_with_bad_options(
+    seats: int, options: dict[str, Any]
+) -> None:
+    """setup on any plain-data options either sets up a table or raises BadOptions."""
+    try:
+        event = GAME.setup(seats, options, 1)
+    except BadOptions:
+        return
+    assert 1 <= event.seats <= 6 and len(event.cities) == seats
