@@ -101,6 +101,7 @@ const en = {
 
   "rollie.bank": "Bank",
   "rollie.exhausted": "ran out",
+  "rollie.bonus_label": "Bonus tokens at the end: 1st, 2nd, 3rd place",
   "rollie.pile_label": "{count} bills of {value} left",
   "rollie.tokens": "Start tokens",
   "rollie.face_down": "{n} face down",
@@ -257,6 +258,7 @@ const pt = {
 
   "rollie.bank": "Banco",
   "rollie.exhausted": "esgotou",
+  "rollie.bonus_label": "Fichas de bônus no fim: 1º, 2º e 3º lugar",
   "rollie.pile_label": "Restam {count} notas de {value}",
   "rollie.tokens": "Fichas de Início",
   "rollie.face_down": "{n} viradas para baixo",

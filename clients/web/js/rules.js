@@ -182,7 +182,8 @@ async function fill(game, title) {
   try {
     const md = await fetchRules(game);
     const parts = splitLanguages(md);
-    const text = lang() === "pt-BR" && parts.pt ? parts.pt : parts.en;
+    // the dialog's own heading names the game: drop the file's leading "# Title"
+    const text = (lang() === "pt-BR" && parts.pt ? parts.pt : parts.en).replace(/^#\s[^\n]*\n/, "");
     body.innerHTML = renderMarkdown(text);
     body.lang = lang() === "pt-BR" && parts.pt ? "pt-BR" : "en";
   } catch (_) {

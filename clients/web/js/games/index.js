@@ -12,7 +12,7 @@ import raw from "./raw.js";
 const cache = new Map();
 
 export async function loadGame(name) {
-  if (!/^[a-z][a-z0-9_]*$/.test(name || "")) return raw;
+  if (!/^[a-z][a-z0-9_-]*$/.test(name || "")) return raw;
   if (!cache.has(name)) {
     cache.set(
       name,

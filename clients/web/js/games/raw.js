@@ -8,11 +8,11 @@ export default {
     note.className = "muted";
     note.textContent = ctx.t("table.raw_view");
     const actions = document.createElement("div");
-    actions.className = "actions";
+    actions.className = "actions raw-actions";
     for (const [i, command] of (ctx.you?.legal || []).entries()) {
       const b = document.createElement("button");
       b.type = "button";
-      b.className = "btn";
+      b.className = "btn small mono";
       b.dataset.testid = `legal-${i}`;
       b.disabled = !!ctx.ui.busy;
       b.textContent = JSON.stringify(command);

@@ -1,6 +1,10 @@
 // Rollie's board: dice, Bank, Start tokens, every seat's Bet and Wallet, the actions,
 // and the final scoring table. See js/games/index.js for the module interface.
 
+// Bonus token amounts per colour, 1st place first (docs/rules/rollie.md; the engine's
+// TABLE.bonuses). Used only when the view does not carry them itself.
+const BONUSES = { "-5": [100, 60, 40], 0: [80, 50, 30], 2: [70, 40, 20], 5: [50, 30], 10: [] };
+
 const vclass = (v) => `v${String(v).replace("-", "m")}`;
 const fmt = (v) => (Number(v) < 0 ? `−${Math.abs(v)}` : String(v));
 
@@ -189,6 +193,15 @@ function diceArea(ctx) {
   );
 }
 
+function bonusLine(g, v, t) {
+  const amounts = (g.bonuses || BONUSES)[String(v)] || [];
+  return h(
+    "span",
+    { class: "pile-bonus", title: t("rollie.bonus_label") },
+    amounts.length ? `★ ${amounts.join(" · ")}` : "—",
+  );
+}
+
 function bank(ctx) {
   const { game: g, t } = ctx;
   return h(
@@ -212,6 +225,7 @@ function bank(ctx) {
           h("span", { class: "pile-value", text: fmt(v) }),
           h("span", { class: "pile-count", text: String(count) }),
           out ? h("span", { class: "pile-flag", text: t("rollie.exhausted") }) : null,
+          bonusLine(g, v, t),
         );
       }),
     ),
@@ -275,19 +289,29 @@ function seatCard(ctx, row) {
     ),
     h("div", { class: "seat-state" }, state),
     h(
-      "dl",
+      "div",
       { class: "holdings" },
-      h("dt", { text: t("rollie.bet") }),
-      h("dd", { testid: `bet-${s}` }, bills(g, row.bet, t), h("span", { class: "total", text: fmt(row.bet_total) })),
-      h("dt", { text: t("rollie.wallet") }),
-      h("dd", { testid: `wallet-${s}` }, bills(g, row.wallet, t), h("span", { class: "total", text: fmt(row.wallet_total) })),
-      h("dt", { text: t("rollie.start_tokens") }),
-      h(
-        "dd",
-        { testid: `start-tokens-${s}` },
-        row.start_tokens.length ? row.start_tokens.map((n) => token(n, "up small")) : h("span", { class: "muted", text: t("rollie.final.none") }),
+      holding(t("rollie.bet"), `bet-${s}`, bills(g, row.bet, t), fmt(row.bet_total)),
+      holding(t("rollie.wallet"), `wallet-${s}`, bills(g, row.wallet, t), fmt(row.wallet_total)),
+      holding(
+        t("rollie.start_tokens"),
+        `start-tokens-${s}`,
+        row.start_tokens.length
+          ? h("span", { class: "bills" }, row.start_tokens.map((n) => token(n, "up small")))
+          : h("span", { class: "muted", text: t("rollie.final.none") }),
+        null,
       ),
     ),
+  );
+}
+
+function holding(label, testid, content, total) {
+  return h(
+    "div",
+    { class: "holding", testid },
+    h("span", { class: "holding-label", text: label }),
+    total !== null ? h("span", { class: "total", text: total }) : h("span"),
+    h("div", { class: "holding-items" }, content),
   );
 }
 
