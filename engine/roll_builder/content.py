@@ -22,6 +22,14 @@ Gains = tuple[int, int, int, int, int, int]
 """Amounts indexed like :data:`RESOURCES`."""
 NO_GAINS: Gains = (0, 0, 0, 0, 0, 0)
 
+
+def single(index: int, amount: int = 1) -> Gains:
+    """``amount`` of the resource at ``index``, nothing else."""
+    g = [0] * 6
+    g[index] = amount
+    return (g[0], g[1], g[2], g[3], g[4], g[5])
+
+
 ABILITY_KINDS: Mapping[str, str] = {
     "road_gain": "each road you place on an edge of kind `where` gains `gain`",
     "build_gain": "each building `building` (0: any) you place gains `gain`",

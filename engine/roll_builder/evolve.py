@@ -19,6 +19,7 @@ from engine.roll_builder.content import (
     WEALTH,
     Effect,
     Gains,
+    single,
 )
 from engine.roll_builder.effects import (
     active,
@@ -47,7 +48,7 @@ from engine.roll_builder.model import (
 )
 
 TURN_BONUSES: dict[int, tuple[str, Effect]] = {
-    5: ("Turn 5 bonus", Effect(gain=(0, 0, 0, 0, 0, 1))),
+    5: ("Turn 5 bonus", Effect(gain=single(IDEA))),
     10: ("Turn 10 bonus", Effect(build=1)),
     15: ("Turn 15 bonus", Effect(wonder=1)),
 }
@@ -189,6 +190,3 @@ def _visionary(state: State, seat: int, name: str, corner: int) -> State:
 
 def _gains(g: list[int]) -> Gains:
     return (g[0], g[1], g[2], g[3], g[4], g[5])
-
-
-assert IDEA == 5

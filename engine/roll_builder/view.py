@@ -2,6 +2,26 @@
 as an SVG hex map (spaces in axial coordinates, terrain, roads, building marks,
 X marks), the wonder, the tracks, the innovations, the shared dice, who is done and
 each score item by item. Nothing is hidden in Roll Builder but the seed.
+
+Shape (keys of the top level and of each ``players[i]``)::
+
+    game, you, turn, turns, dice [a, b], rolls [[a, b], ...], over, awaiting [seat],
+    event {id, name, target, text} | null, visionaries [{id, name, text, corner,
+    claimed, goal}], players [...]
+    player: seat, city {id, name, band}, done, dice_used [0|1], pool {resource: n},
+      roads_left, builds [face|0], wonders [face|0], stored_wealth, storage,
+      map {spaces [{q, r, terrain, partial, icon, name, effect, points, connected,
+           marked, building (1-6 | null), ringed}], roads [[q1, r1, q2, r2]],
+           start_roads, cliffs},
+      buildings [{n, id, name, letter, effect}],
+      wonder {name, rule, boxes [{index, n, row, col, after, grey, opens,
+              available, filled, effect}]},
+      innovations [{id, name, text, points, cost [{resource, paid}], discovered}],
+      tracks {favor|strength: {values, crossed}}, specials [text], abilities,
+      visionaries [id], score, items [{category, label, points}]
+
+Hexes are pointy-top; an edge ``[q1, r1, q2, r2]`` is the side shared by hexes
+``(q1, r1)`` and ``(q2, r2)``.
 """
 
 from __future__ import annotations
