@@ -78,14 +78,16 @@ async def test_r_chooser_rollie_banner_and_crash(
     await ana.locator(f"[data-testid=bet-{seat}] .bill.{bill_class}").wait_for()
 
     # second roll: a double of the value Ana holds; if Ana rolls, she clicks
+    # (the banner hides itself after a few seconds but keeps its kind and text, so these
+    # waits look for it attached, not visible: no race with its timer)
     await ana.locator(
         "[data-testid=roll-button], [data-testid=banner][data-kind=rollie]"
-    ).first.wait_for()
+    ).first.wait_for(state="attached")
     if await roll.count():
         await roll.click()
-    banner = ana.get_by_test_id("banner")
-    await ana.locator("[data-testid=banner][data-kind=rollie]").wait_for()
-    text = await banner.inner_text()
+    banner = ana.locator("[data-testid=banner][data-kind=rollie]")
+    await banner.wait_for(state="attached")
+    text = await banner.text_content() or ""
     assert "Rollie!" in text and "Ana" in text
     log = await ana.get_by_test_id("event-log").inner_text()
     assert "Rollie!" in log and "Ana" in log

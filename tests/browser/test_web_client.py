@@ -187,3 +187,27 @@ async def test_the_portuguese_switch_translates_lobby_table_and_rules(
     fresh = await new_page(None, lang="", locale="pt-BR")
     await fresh.goto(live_server.url + "/")
     assert await fresh.get_by_test_id("lobby-title").inner_text() == "Mesas de jogo"
+
+
+async def test_the_lobby_form_creates_a_room_and_seats_its_creator(
+    live_server: LiveServer, new_page: NewPage
+) -> None:
+    """Create-and-join opens the new table as a player; a refused option says why."""
+    page = await new_page("Ana")
+    await page.goto(live_server.url + "/")
+    await page.get_by_test_id("option-rounds").fill("9")
+    await page.get_by_test_id("create-submit").click()
+    error = page.get_by_test_id("create-error")
+    await error.wait_for()
+    assert "rounds" in await error.inner_text()
+    await page.get_by_test_id("option-rounds").fill("1")
+    await page.get_by_test_id("create-seats").fill("3")
+    await page.get_by_test_id("create-bots").fill("2")
+    await page.get_by_test_id("create-submit").click()
+    await page.wait_for_url("**/table.html?room=*")
+    await page.wait_for_selector("[data-testid=connection-status][data-state=connected]")
+    room = page.url.split("room=")[1]
+    info = await room_info(live_server, room)
+    assert (info["seats"], info["taken"], info["bots"]) == (3, 3, 2)
+    assert info["options"] == {"rounds": 1}
+    assert "You play seat" in await page.get_by_test_id("role").inner_text()

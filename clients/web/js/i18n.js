@@ -98,6 +98,8 @@ const en = {
   "err.room/unavailable": "The room is unavailable for a moment; reconnecting.",
   "err.room/slow_consumer": "Your connection fell behind; reconnecting.",
   "err.room/origin_forbidden": "This page may not connect to the server.",
+  "err.room/bad_options": "The server does not accept these seats or options",
+  "err.room/unknown_game": "The server does not have this game",
 
   "rollie.bank": "Bank",
   "rollie.exhausted": "ran out",
@@ -255,6 +257,8 @@ const pt = {
   "err.room/unavailable": "A mesa está indisponível por um instante; reconectando.",
   "err.room/slow_consumer": "Sua conexão ficou para trás; reconectando.",
   "err.room/origin_forbidden": "Esta página não pode se conectar ao servidor.",
+  "err.room/bad_options": "O servidor não aceita esses lugares ou opções",
+  "err.room/unknown_game": "O servidor não tem este jogo",
 
   "rollie.bank": "Banco",
   "rollie.exhausted": "esgotou",

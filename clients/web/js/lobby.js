@@ -1,6 +1,6 @@
 // The lobby: the room list (refreshed every few seconds) and the "new room" form.
 
-import { errorText, mountLangSwitch, onLangChange, t } from "./i18n.js";
+import { errorText, has, mountLangSwitch, onLangChange, t } from "./i18n.js";
 import { savedToken } from "./protocol.js";
 import { showRules } from "./rules.js";
 
@@ -186,7 +186,9 @@ async function createRoom(ev) {
     const data = await reply.json();
     if (!reply.ok) {
       const e = data.error || {};
-      throw new Error(errorText(e.code, e.message || `HTTP ${reply.status}`));
+      const known = has(`err.${e.code}`) ? errorText(e.code) : "";
+      // the translated reason, with the server's exact words (which option, which range)
+      throw new Error(known ? `${known} (${e.message})` : e.message || `HTTP ${reply.status}`);
     }
     location.href = tableLink(data.room, false);
   } catch (err) {
