@@ -145,6 +145,49 @@ function renderOptions() {
   $("#bots").max = game.max_seats;
 }
 
+function renderGames() {
+  const box = $("[data-testid=game-cards]");
+  box.replaceChildren(
+    ...games.map((g) =>
+      el(
+        "article",
+        { class: "game-card", "data-testid": `game-${g.name}` },
+        el("h3", { text: g.title }),
+        el("p", {
+          class: "muted",
+          text:
+            g.min_seats === g.max_seats
+              ? t("lobby.players_exact", { n: g.min_seats })
+              : t("lobby.players_range", { min: g.min_seats, max: g.max_seats }),
+        }),
+        el(
+          "div",
+          { class: "game-actions" },
+          el("button", {
+            type: "button",
+            class: "btn small",
+            "data-testid": `rules-${g.name}`,
+            text: t("rules.open"),
+            "aria-label": t("rules.open_game", { game: g.title }),
+            onclick: () => showRules(g.name, g.title),
+          }),
+          el("button", {
+            type: "button",
+            class: "btn small primary",
+            "data-testid": `new-${g.name}`,
+            text: t("lobby.new_room_of"),
+            onclick: () => {
+              $("#game").value = g.name;
+              renderOptions();
+              $("#seats").focus();
+            },
+          }),
+        ),
+      ),
+    ),
+  );
+}
+
 function relabelOptions() {
   for (const span of document.querySelectorAll("[data-option]")) span.textContent = optionLabel(span.dataset.option);
 }
@@ -155,6 +198,7 @@ async function loadGames() {
   const select = $("#game");
   select.replaceChildren(...games.map((g) => el("option", { value: g.name, text: g.title })));
   renderOptions();
+  renderGames();
 }
 
 async function createRoom(ev) {
@@ -212,6 +256,7 @@ function start() {
   });
   onLangChange(() => {
     renderRooms();
+    renderGames();
     relabelOptions();
   });
   loadGames().catch((err) => {

@@ -130,6 +130,12 @@ export class RoomClient {
     this.pings = new Map();
     this.timers = { retry: null, ping: null };
     this._online = () => this._reconnectSoon(0);
+    // back from sleep or a background tab: check the line at once instead of in 20 s
+    this._visible = () => {
+      if (document.visibilityState !== "visible" || !this.welcomed) return;
+      if (Date.now() - this.lastHeard > SILENCE_LIMIT_MS) this._dropAndReconnect();
+      else this._ping();
+    };
   }
 
   on(event, fn) {
@@ -160,6 +166,7 @@ export class RoomClient {
   start() {
     this.stopped = false;
     window.addEventListener("online", this._online);
+    document.addEventListener("visibilitychange", this._visible);
     this._connect();
     return this;
   }
@@ -167,6 +174,7 @@ export class RoomClient {
   close() {
     this.stopped = true;
     window.removeEventListener("online", this._online);
+    document.removeEventListener("visibilitychange", this._visible);
     clearTimeout(this.timers.retry);
     clearInterval(this.timers.ping);
     if (this.ws) this.ws.close(1000, "bye");
@@ -204,6 +212,10 @@ export class RoomClient {
     }
     this.ws = ws;
     ws.onopen = () => {
+      if (ws !== this.ws) {
+        ws.close(); // a newer attempt replaced this one
+        return;
+      }
       this.lastHeard = Date.now();
       const token = this.role === "player" ? savedToken(this.room) : null;
       const hello = { type: "hello", room: this.room, role: this.role };
@@ -259,19 +271,26 @@ export class RoomClient {
   _startPings() {
     clearInterval(this.timers.ping);
     this.timers.ping = setInterval(() => {
-      if (Date.now() - this.lastHeard > SILENCE_LIMIT_MS) {
-        // The socket looks open but nothing arrives: treat it as dead.
-        const ws = this.ws;
-        this.ws = null;
-        if (ws) ws.close();
-        clearInterval(this.timers.ping);
-        this._scheduleReconnect();
-        return;
-      }
-      const nonce = this.nonce++;
-      this.pings.set(nonce, Date.now());
-      this._send({ type: "ping", nonce });
+      // the socket may look open while nothing arrives any more: treat it as dead
+      if (Date.now() - this.lastHeard > SILENCE_LIMIT_MS) this._dropAndReconnect();
+      else this._ping();
     }, PING_EVERY_MS);
+  }
+
+  _ping() {
+    const nonce = this.nonce++;
+    this.pings.set(nonce, Date.now());
+    if (this.pings.size > 10) this.pings.delete(this.pings.keys().next().value);
+    this._send({ type: "ping", nonce });
+  }
+
+  _dropAndReconnect() {
+    const ws = this.ws;
+    this.ws = null;
+    this.welcomed = false;
+    clearInterval(this.timers.ping);
+    if (ws) ws.close();
+    this._scheduleReconnect();
   }
 
   _handle(msg) {
