@@ -1,0 +1,160 @@
+"""``rollhouse bench``: the whole stack under game traffic, per store, against a bare baseline.
+
+For each store (memory, sqlite, redis) the server runs as a separate process
+(``python -m server.cli serve``; SQLite in a temporary directory, Redis as a
+private ``redis-server`` on a free port). Load-generator processes
+(:mod:`clients.bench_worker`, one by default) open R Rollie rooms with 6 bot
+players and 1 spectator each over real websockets and play them back to back with
+no clock and no delays, for ``--seconds`` or until ``--games`` are done. Then the
+same traffic shape runs against a bare ``websockets`` broadcast server
+(:mod:`clients.bench_bare`) to give the ceiling our throughput is a fraction of.
+
+Figures per store: acked commands per second of wall time; command-to-ack and
+command-to-last-patch latency (p50/p99; the last patch is the moment the last of
+the room's 7 viewers holds the patch the command produced); server RSS growth per
+connection; games completed; CPU of each process over the window (percent of one
+core); rejections and errors, which should be zero.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from clients.bench_proc import start_bare, start_redis, start_server, stop_process
+from clients.bench_report import render, summarise
+from clients.bench_run import Plan, measure
+
+STORES = ("memory", "sqlite", "redis")
+
+
+@contextmanager
+def store_server(store: str, workdir: Path) -> Iterator[tuple[int, int, dict[str, int]]]:
+    """The server for ``store`` (and its redis-server): yields (port, pid, extra pids)."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    extra: dict[str, int] = {}
+    redis_proc = None
+    if store == "memory":
+        url = "memory://"
+    elif store == "sqlite":
+        url = "sqlite:///bench.db"
+    else:
+        url, redis_proc = start_redis(workdir)
+        extra["redis"] = redis_proc.pid
+    try:
+        port, proc = start_server(url, workdir)
+        try:
+            yield port, proc.pid, extra
+        finally:
+            stop_process(proc)
+    finally:
+        if redis_proc is not None:
+            stop_process(redis_proc, 5.0)
+
+
+def plan_for(args: argparse.Namespace, target: str, port: int, workdir: Path) -> Plan:
+    return Plan(
+        target=target,
+        url=f"http://127.0.0.1:{port}",
+        rooms=args.rooms,
+        seconds=args.seconds,
+        games=args.games,
+        encoding=args.encoding,
+        workers=args.workers,
+        workdir=workdir,
+    )
+
+
+def bench_store(args: argparse.Namespace, store: str, tmp: Path) -> dict[str, Any]:
+    workdir = tmp / store
+    with store_server(store, workdir) as (port, pid, extra):
+        raw = measure(plan_for(args, "game", port, workdir), pid, extra)
+    return summarise(raw)
+
+
+def bench_bare(args: argparse.Namespace, tmp: Path, seconds: float) -> dict[str, Any]:
+    workdir = tmp / "bare"
+    workdir.mkdir(parents=True, exist_ok=True)
+    port, proc = start_bare(workdir)
+    try:
+        plan = attrs.evolve(plan_for(args, "bare", port, workdir), seconds=seconds, games=None)
+        raw = measure(plan, proc.pid, {})
+    finally:
+        stop_process(proc)
+    return summarise(raw)
+
+
+def _ratio(row: dict[str, Any], bare: dict[str, Any], key: str) -> float | None:
+    ours, theirs = row[key], bare[key]
+    return float(f"{ours / theirs:.4g}") if ours and theirs else None
+
+
+def run_all(args: argparse.Namespace) -> dict[str, Any]:
+    """Every store, then the bare baseline; the summary as plain data."""
+    results: dict[str, Any] = {}
+    with tempfile.TemporaryDirectory(prefix="rollhouse-bench-") as tmp_name:
+        tmp = Path(tmp_name)
+        for store in args.store_list:
+            results[store] = bench_store(args, store, tmp)
+        windows = [r["seconds"] for r in results.values()]
+        bare_seconds = args.seconds or min(max(windows, default=10.0), 30.0)
+        bare = bench_bare(args, tmp, bare_seconds)
+    for row in results.values():
+        row["ratio_to_bare"] = _ratio(row, bare, "commands_per_second")
+        row["ratio_per_server_cpu"] = _ratio(row, bare, "commands_per_server_cpu_second")
+    return {
+        "machine": {"cpus": os.cpu_count(), "python": platform.python_version()},
+        "rooms": args.rooms,
+        "seconds": args.seconds,
+        "games": args.games,
+        "encoding": args.encoding,
+        "workers": args.workers,
+        "stores": results,
+        "bare": bare,
+    }
+
+
+def run(args: argparse.Namespace) -> int:
+    """The subcommand."""
+    stores = [s.strip() for s in args.stores.split(",") if s.strip()]
+    unknown = [s for s in stores if s not in STORES]
+    if unknown or not stores:
+        print(f"unknown store(s) {unknown}; choose from {', '.join(STORES)}")
+        return 2
+    if args.games is None and args.seconds is None:
+        args.seconds = 15.0
+    if min(args.rooms, args.workers) < 1 or (args.games is not None and args.games < 1):
+        print("--rooms, --workers and --games must be at least 1")
+        return 2
+    args.store_list = stores
+    summary = run_all(args)
+    print(json.dumps(summary) if args.json else render(summary))
+    return 0
+
+
+def add_parser(subparsers: Any) -> None:
+    """Register ``bench`` on the ``rollhouse`` command line."""
+    parser = subparsers.add_parser(
+        "bench",
+        help="load-test the server per store against a bare websockets baseline",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--rooms", type=int, default=20, help="concurrent rooms (default 20)")
+    length = parser.add_mutually_exclusive_group()
+    length.add_argument("--seconds", type=float, help="seconds per store (default 15)")
+    length.add_argument("--games", type=int, help="games to complete per store")
+    parser.add_argument("--stores", default=",".join(STORES), help="comma-separated")
+    parser.add_argument("--encoding", choices=["msgpack", "json"], default="msgpack")
+    parser.add_argument("--workers", type=int, default=1, help="load-generator processes")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(func=run)

@@ -1,0 +1,63 @@
+"""``rollhouse bench``: a short real run (memory store + bare baseline) and its helpers."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from clients.bench_record import Recorder, Totals, Window
+from clients.bench_report import percentile
+from clients.bench_run import split
+from server.cli import main
+
+pytestmark = pytest.mark.timeout(60)
+
+
+def test_smoke_json_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    """A 2-room, 2-second run prints one JSON object whose figures are all present and positive."""
+    code = main(["bench", "--stores", "memory", "--rooms", "2", "--seconds", "2", "--json"])
+    assert code == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["rooms"] == 2 and summary["machine"]["cpus"] >= 1
+    memory = summary["stores"]["memory"]
+    for row in (memory, summary["bare"]):
+        assert row["commands_per_second"] > 0 and row["acked"] > 0
+        assert row["connections"] == 14
+        for figure in ("ack_ms", "last_patch_ms"):
+            assert 0 < row[figure]["p50"] <= row[figure]["p99"]
+        assert row["memory_per_connection_kib"] is not None
+        assert row["server_rss_kib"]["after"] > 0
+        assert {"server", "load", "others"} <= set(row["cpu_percent"])
+    assert memory["ratio_to_bare"] > 0 and memory["ratio_per_server_cpu"] > 0
+    assert memory["games_completed"] >= 0 and memory["errors"] == {}
+
+
+def test_unknown_store_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    """A store name outside memory, sqlite and redis exits with 2 before starting anything."""
+    assert main(["bench", "--stores", "postgres"]) == 2
+    assert "unknown store" in capsys.readouterr().out
+
+
+def test_recorder_matches_patches_to_acks() -> None:
+    """The last-patch time waits for all viewers; a command without a patch is not counted."""
+    totals = Totals()
+    recorder = Recorder(viewers=2, window=Window())
+    recorder.on_send("a")
+    recorder.on_patch(1)
+    recorder.on_patch(1)
+    recorder.on_ack("a", 1)
+    recorder.on_send("b")
+    recorder.on_patch(2)  # only one of the two viewers got seq 2
+    recorder.on_ack("b", 2)
+    recorder.settle(totals)
+    assert totals.acked == 2 and len(totals.ack_ms) == 2
+    assert len(totals.patch_ms) == 1 and totals.patch_missing == 1
+
+
+def test_percentile_and_split() -> None:
+    """Nearest-rank percentiles; rooms spread evenly over load generators."""
+    assert percentile([], 50) is None
+    assert percentile([3.0, 1.0, 2.0], 50) == 2.0
+    assert percentile([float(i) for i in range(1, 101)], 99) == 99.0
+    assert split(7, 3) == [3, 2, 2] and sum(split(20, 1)) == 20
