@@ -105,3 +105,29 @@ async def test_server_drop_resumes_with_patches_and_a_gap_resyncs(
         "window.rollhouse.view.game"
     )
     assert await ana.evaluate("window.rollhouse.view.game.round") != 99
+
+
+async def test_a_second_tab_takes_the_seat_and_the_first_stops(
+    live_server: LiveServer, browser: object
+) -> None:
+    """room/replaced: the old tab says why and does not reconnect; unknown rooms say so."""
+    room = (await live_server.create_room("rollie", 2, room={"clock": 0, "bots": 1}))["room"]
+    context = await browser.new_context(locale="en-US")  # type: ignore[attr-defined]
+    first, second = await context.new_page(), await context.new_page()
+    await first.goto(table_url(live_server.url, room))
+    seat = await my_seat(first)
+    await second.goto(table_url(live_server.url, room))
+    assert await my_seat(second) == seat  # same localStorage: same seat token
+    fatal = first.get_by_test_id("fatal-message")
+    await fatal.get_by_text("another tab").wait_for()
+    status = first.get_by_test_id("connection-status")
+    await first.wait_for_selector("[data-testid=connection-status][data-state=closed]")
+    assert await status.inner_text() == "Disconnected"
+    assert await second.get_by_test_id("connection-status").get_attribute("data-state") == (
+        "connected"
+    )
+    nowhere = await context.new_page()
+    await nowhere.goto(table_url(live_server.url, "r-nosuchroom"))
+    await nowhere.get_by_test_id("fatal-message").get_by_text("does not exist").wait_for()
+    assert await nowhere.get_by_role("link", name="Back to the lobby").count() == 1
+    await context.close()

@@ -18,7 +18,7 @@ let game = null; // the game module
 let gameTitle = "";
 let presence = null;
 let status = { state: "connecting", retryIn: null };
-let fatal = null;
+let fatal = null; // {key} (a page message) or {code, message} (from the server)
 let switchedToWatch = false;
 const ui = {}; // per-page UI state a game module may keep (e.g. an open chooser)
 const logEntries = []; // {key, params} so the log re-translates
@@ -99,14 +99,14 @@ function renderFatal() {
     return;
   }
   box.hidden = false;
-  box.replaceChildren(fatal);
-  if (fatal !== t("table.no_room") && fatal !== t("table.full_now_watching")) {
-    const again = document.createElement("a");
-    again.href = location.href;
-    again.className = "btn small";
-    again.textContent = t("table.rejoin");
-    box.append(" ", again);
-  }
+  box.replaceChildren(fatal.key ? t(fatal.key) : errorText(fatal.code, fatal.message));
+  if (fatal.key === "table.full_now_watching") return;
+  const link = document.createElement("a");
+  link.className = "btn small";
+  const gone = fatal.key === "table.no_room" || fatal.code === "room/not_found";
+  link.href = gone ? "/" : location.href;
+  link.textContent = gone ? t("table.to_lobby") : t("table.rejoin");
+  box.append(" ", link);
 }
 
 function renderWaiting() {
@@ -220,7 +220,7 @@ async function start() {
     renderLog();
   });
   if (!roomId) {
-    fatal = t("table.no_room");
+    fatal = { key: "table.no_room" };
     status = { state: "closed" };
     renderStatus();
     renderFatal();
@@ -260,10 +260,10 @@ async function start() {
   client.on("error", (err) => {
     if (err.switched) {
       switchedToWatch = true;
-      fatal = t("table.full_now_watching");
+      fatal = { key: "table.full_now_watching" };
     } else if (err.fatal) {
       if (err.code === "room/unavailable" || err.code === "room/slow_consumer") showReject(err.code, err.message);
-      else fatal = errorText(err.code, err.message);
+      else fatal = { code: err.code, message: err.message };
     } else showReject(err.code, err.message);
     render();
   });
