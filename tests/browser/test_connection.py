@@ -131,3 +131,25 @@ async def test_a_second_tab_takes_the_seat_and_the_first_stops(
     await nowhere.get_by_test_id("fatal-message").get_by_text("does not exist").wait_for()
     assert await nowhere.get_by_role("link", name="Back to the lobby").count() == 1
     await context.close()
+
+
+async def test_countdowns_use_the_server_clock_not_the_browsers(
+    live_server: LiveServer, browser: object
+) -> None:
+    """With the browser's clock an hour slow, a 30 s clock still shows at most 30 s."""
+    room = (
+        await live_server.create_room("rollie", 2, room={"clock": 30, "bots": 1, "bot_delay": 5})
+    )["room"]
+    context = await browser.new_context(locale="en-US")  # type: ignore[attr-defined]
+    await context.add_init_script(
+        "{ const now = Date.now.bind(Date); Date.now = () => now() - 3600 * 1000; }"
+    )
+    page = await context.new_page()
+    await page.goto(table_url(live_server.url, room))
+    clock = page.locator("[data-deadline]").first
+    await page.wait_for_function(
+        "() => /^\\d+ s$/.test(document.querySelector('[data-deadline]')?.textContent || '')"
+    )
+    seconds = int((await clock.inner_text()).split()[0])
+    assert 0 < seconds <= 30
+    await context.close()
