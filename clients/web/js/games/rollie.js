@@ -259,7 +259,12 @@ function seatCard(ctx, row) {
   if (g.awaiting.includes(s) && g.phase !== "over" && room.status === "playing") classes.push("awaiting");
   if (!row.in_play) classes.push("out");
   let state;
-  if (g.phase === "over") state = null;
+  if (g.phase === "over" && g.result)
+    state = h("span", {
+      class: `pill ${g.result.winners.includes(s) ? "warn" : ""}`,
+      text: `${g.result.winners.includes(s) ? "★ " : ""}${t("rollie.final.total")}: ${g.result.scores[s]}`,
+    });
+  else if (g.phase === "over") state = null;
   else if (!row.in_play) state = h("span", { class: "pill secured", text: t("rollie.secured") });
   else if (g.phase === "deciding" && row.decided) state = h("span", { class: "pill decided", text: `✓ ${t("rollie.decided")}` });
   else if (g.phase === "deciding") state = h("span", { class: "pill deciding", text: t("rollie.deciding") });
