@@ -22,6 +22,22 @@ function h(tag, attrs = {}, ...children) {
   return node;
 }
 
+// Short effects started by describe(). Every redraw replaces the elements, so an
+// element drawn during an effect gets a negative animation-delay: the animation goes
+// on where it was instead of starting over.
+const EFFECT_MS = 600;
+function fresh(ctx, name) {
+  const fx = ctx.ui.flash && ctx.ui.flash[name];
+  return fx && Date.now() - fx.at < EFFECT_MS ? fx : null;
+}
+function flash(ctx, name, seats = null) {
+  ctx.ui.flash ||= {};
+  ctx.ui.flash[name] = { at: Date.now(), seats };
+}
+function effectStyle(fx) {
+  return fx ? `--fx-delay: -${Date.now() - fx.at}ms` : null;
+}
+
 function legalOf(ctx) {
   const legal = ctx.you?.legal || [];
   return {
@@ -107,7 +123,8 @@ function diceArea(ctx) {
       "button",
       {
         type: "button",
-        class: `die ${face === null ? "blank" : isR ? "vR" : vclass(face)}${takeable ? " takeable" : ""}${deciding ? "" : " stale"}`,
+        class: `die ${face === null ? "blank" : isR ? "vR" : vclass(face)}${takeable ? " takeable" : ""}${deciding ? "" : " stale"}${fresh(ctx, "rolled") ? " just-rolled" : ""}`,
+        style: effectStyle(fresh(ctx, "rolled")),
         testid: `die-${i}`,
         "data-face": face === null ? "" : String(face),
         "aria-label": label,
@@ -258,6 +275,8 @@ function seatCard(ctx, row) {
   if (s === ctx.seat) classes.push("mine");
   if (g.awaiting.includes(s) && g.phase !== "over" && room.status === "playing") classes.push("awaiting");
   if (!row.in_play) classes.push("out");
+  const crash = fresh(ctx, "crash");
+  if (crash && crash.seats.includes(s)) classes.push("just-crashed");
   let state;
   if (g.phase === "over" && g.result)
     state = h("span", {
@@ -271,7 +290,13 @@ function seatCard(ctx, row) {
   else state = h("span", { class: "pill in-play", text: t("rollie.in_play") });
   return h(
     "article",
-    { class: classes.join(" "), testid: `seat-${s}`, "data-in-play": String(row.in_play), "data-decided": String(row.decided) },
+    {
+      class: classes.join(" "),
+      testid: `seat-${s}`,
+      "data-in-play": String(row.in_play),
+      "data-decided": String(row.decided),
+      style: crash && crash.seats.includes(s) ? effectStyle(crash) : null,
+    },
     h(
       "header",
       { class: "seat-head" },
@@ -433,6 +458,7 @@ function describe(previousView, view, events, ctx) {
   for (const event of events) {
     switch (event) {
       case "rolled": {
+        flash(ctx, "rolled");
         const [d0, d1] = b.dice || [];
         line("rollie.ev.rolled", { name: ctx.seatName(a.first_player), a: d0 === "R" ? "R" : fmt(d0), b: d1 === "R" ? "R" : fmt(d1) });
         break;
@@ -466,6 +492,7 @@ function describe(previousView, view, events, ctx) {
       }
       case "crash":
         if (crashed.length) {
+          flash(ctx, "crash", [...crashed]);
           const who = names(ctx, crashed);
           if (events.includes("rollie"))
             line(crashed.length > 1 ? "rollie.ev.crash" : "rollie.ev.crash_one", { names: who }, "crash");
