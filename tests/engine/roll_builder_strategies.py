@@ -86,10 +86,15 @@ def tables(seats: int) -> st.SearchStrategy[tuple[int, dict[str, Any], int]]:
     return st.tuples(st.just(seats), options, st.integers(0, 2**32))
 
 
+MAP_EDGES = sorted({e for c in CITIES.values() for e in c.geometry.edges})
+MAP_HEXES = sorted({h for c in CITIES.values() for h in c.spaces})
+
+
 def junk_commands(seat: int) -> st.SearchStrategy[Any]:
     """Commands with fields that may be out of range, illegal now, or fine."""
     small = st.integers(-2, 9)
-    hexes = st.tuples(small, small)
+    hexes = st.tuples(small, small) | st.sampled_from(MAP_HEXES)
+    edges = st.tuples(small, small, small, small) | st.sampled_from(MAP_EDGES)
     return st.one_of(
         st.builds(
             UseDie,
@@ -98,7 +103,7 @@ def junk_commands(seat: int) -> st.SearchStrategy[Any]:
             st.sampled_from(["road", "build", "wonder", "fly"]),
             st.integers(-2, 2),
         ),
-        st.builds(PlaceRoad, st.just(seat), st.tuples(small, small, small, small)),
+        st.builds(PlaceRoad, st.just(seat), edges),
         st.builds(Build, st.just(seat), hexes, st.integers(-1, 8)),
         st.builds(FillWonder, st.just(seat), st.integers(-1, 20)),
         st.builds(MarkSpace, st.just(seat), hexes),

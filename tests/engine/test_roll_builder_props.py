@@ -71,7 +71,7 @@ def play(table: tuple[int, dict[str, Any], int], data: st.DataObject) -> None:
     rng = random.Random(seed)
     while not GAME.is_over(state):
         seat = rng.choice(sorted(GAME.awaiting(state)))
-        if rng.random() < 0.05:
+        if rng.random() < 0.2:
             probe(state, data.draw(junk_commands(seat)))
         command = random_command(state, seat, rng)
         new = GAME.decide(state, command)
