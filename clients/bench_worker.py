@@ -90,6 +90,8 @@ async def run(args: argparse.Namespace) -> None:
     emit({"phase": "connected", "connections": rooms * VIEWERS})
     await expect("go")
     elapsed = await play(tables, load.run_slot, lambda: Recorder(VIEWERS, window), window, args)
+    for table in tables:  # a slot whose cancellation was swallowed never settled its room
+        table.recorder.settle(totals)
     emit({"phase": "result", **totals.as_data(elapsed, rooms * VIEWERS)})
     os._exit(0)  # the sockets close with the process: no goodbyes to wait for
 

@@ -12,6 +12,8 @@ A game is a *decider* (see ``../ARCHITECTURE``):
 * ``evolve(state, event) -> State`` applies one event. It never draws.
 * ``view(state, viewer) -> dict`` is plain data for a seat (an ``int``) or a
   spectator (``None``). Hidden things never appear in it.
+* optionally ``public_view = True`` when ``view`` is the same for every viewer: the
+  server then builds and diffs it once per change instead of once per seat.
 * ``legal_commands(state, seat)``, ``awaiting(state)`` (seats whose clock runs),
   ``timeout_command(state, seat)`` (what a seat's clock runs out into),
   ``is_over(state)`` and ``result(state)``.

@@ -43,7 +43,24 @@ def diff(old: Any, new: Any) -> list[Op]:
     return ops
 
 
+_SCALARS = (str, int, bool, type(None))
+
+
 def _diff(old: Any, new: Any, path: Path, ops: list[Op]) -> None:
+    if old is new:
+        return
+    kind = type(old)
+    if kind is type(new):  # fast paths for the plain types views are made of
+        if kind is dict:
+            _diff_maps(old, new, path, ops)
+            return
+        if kind is list:
+            _diff_lists(old, new, path, ops)
+            return
+        if kind in _SCALARS:
+            if old != new:
+                ops.append({"op": "replace", "path": path, "value": new})
+            return
     if isinstance(old, Mapping) and isinstance(new, Mapping):
         _diff_maps(old, new, path, ops)
     elif _is_list(old) and _is_list(new):
@@ -90,6 +107,11 @@ def _is_list(value: Any) -> bool:
 
 def same(a: Any, b: Any) -> bool:
     """Strict structural equality of plain data: types must match (``1 != True != 1.0``)."""
+    if a is b:
+        return True
+    kind = type(a)
+    if kind is type(b) and kind in _SCALARS:
+        return bool(a == b)
     if isinstance(a, Mapping) and isinstance(b, Mapping):
         return a.keys() == b.keys() and all(same(v, b[k]) for k, v in a.items())
     if _is_list(a) and _is_list(b):

@@ -27,11 +27,11 @@ from typing import Any, Protocol
 
 from engine.data import to_data
 from engine.errors import Rejection
-from protocol.patch import diff
 from server.config import Settings
 from server.metrics import Metrics
 from server.roomlog import RoomModel, event_records, fold, seated_record
 from server.store import EventStore, StoreConflict, StoreError
+from server.views import Views
 
 log = logging.getLogger("rollhouse.room")
 
@@ -82,7 +82,7 @@ class Room:
         self.now = now
         self.players: dict[int, Peer] = {}
         self.spectators: set[Peer] = set()
-        self.views: dict[Viewer, dict[str, Any]] = {}
+        self.views = Views(model)
         self.history: dict[Viewer, deque[Message]] = {}
         self.rejected: OrderedDict[tuple[int, str], Message] = OrderedDict()
         self.mailbox: asyncio.Queue[
@@ -97,8 +97,7 @@ class Room:
         self._wake_timer: asyncio.TimerHandle | None = None
         self._bot_timers: dict[int, asyncio.TimerHandle] = {}
         self._task: asyncio.Task[None] | None = None
-        for viewer in self.viewers():
-            self.views[viewer] = self.view(viewer)
+        for viewer in self.views.viewers:
             self.history[viewer] = deque(maxlen=settings.patch_history)
 
     # -- lifecycle -----------------------------------------------------------------
@@ -153,45 +152,6 @@ class Room:
         return len(self.players) + len(self.spectators)
 
     # -- views -----------------------------------------------------------------------
-
-    def viewers(self) -> list[Viewer]:
-        return [None, *range(self.model.seats)]
-
-    def view(self, viewer: Viewer) -> dict[str, Any]:
-        """The game's view for ``viewer`` wrapped with the room's public state."""
-        model = self.model
-        wrapped = {
-            "game": model.game.view(model.state, viewer),
-            "room": {
-                "status": model.status,
-                "deadlines": {str(s): round(t, 3) for s, t in sorted(model.deadlines().items())},
-                "clock": model.clock,
-                "seats": [
-                    {
-                        "seat": s,
-                        "name": model.holders[s].name if s in model.holders else None,
-                        "taken": s in model.holders,
-                        "bot": s in model.holders and model.holders[s].bot is not None,
-                    }
-                    for s in range(model.seats)
-                ],
-            },
-        }
-        if viewer is not None:
-            wrapped["you"] = {"seat": viewer, "legal": self.legal(viewer)}
-        return wrapped
-
-    def legal(self, seat: int) -> list[dict[str, Any]]:
-        """The commands ``seat`` may send now, as it would send them (no ``seat`` field)."""
-        model = self.model
-        if not model.started or model.is_over:
-            return []
-        out = []
-        for command in model.game.legal_commands(model.state, seat):
-            data = to_data(command)
-            data.pop("seat", None)
-            out.append(data)
-        return out
 
     def presence(self) -> Message:
         holders = self.model.holders
@@ -258,7 +218,7 @@ class Room:
             "server_time": self.now(),
         }
         missed = self._missed(viewer, last_seq)
-        snapshot = {**base, "seq": self.model.seq, "view": self.views[viewer]}
+        snapshot = {**base, "seq": self.model.seq, "view": self.views.snapshot(viewer)}
         if missed is not None:
             frames = [peer.encode(p) for p in missed]
             resume = peer.encode({**base, "seq": last_seq, "view": None})
@@ -291,7 +251,9 @@ class Room:
 
     async def resync(self, peer: Peer) -> None:
         peer.send_frame(
-            peer.encode({"type": "snapshot", "seq": self.model.seq, "view": self.views[peer.seat]})
+            peer.encode(
+                {"type": "snapshot", "seq": self.model.seq, "view": self.views.snapshot(peer.seat)}
+            )
         )
 
     # -- commands ------------------------------------------------------------------------
@@ -379,16 +341,8 @@ class Room:
 
     def _fan_out(self, first: int, last: int, names: list[str]) -> None:
         started = time.perf_counter()
-        for viewer in self.viewers():
-            new = self.view(viewer)
-            patch = {
-                "type": "patch",
-                "from": first,
-                "to": last,
-                "ops": diff(self.views[viewer], new),
-                "events": names,
-            }
-            self.views[viewer] = new
+        for viewer, ops in self.views.advance().items():
+            patch = {"type": "patch", "from": first, "to": last, "ops": ops, "events": names}
             self.history[viewer].append(patch)
             peers: Iterable[Peer] = (
                 self.spectators if viewer is None else filter(None, [self.players.get(viewer)])
@@ -512,7 +466,7 @@ class Room:
         if not legal:
             return
         rng = random.Random(f"{self.room_id}:{model.seq}:{seat}")
-        command = policy(self.views[seat]["game"], seat, legal, rng)
+        command = policy(self.views.game[seat], seat, legal, rng)
         await self.apply(seat, command, f"bot-{model.seq}")
 
     async def seat_bots(self, count: int, policy: str) -> None:

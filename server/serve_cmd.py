@@ -17,7 +17,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     )
     p.add_argument("--origins", help="comma-separated allowed browser origins, or *")
     p.add_argument("--idle-unload", type=float, help="seconds before an idle room leaves memory")
-    p.add_argument("--rate", type=float, help="messages a second per connection (bursts of twice that)")
+    p.add_argument(
+        "--rate", type=float, help="messages a second per connection (bursts of twice that)"
+    )
     p.add_argument("--log-level", default="info")
     p.add_argument("--log-format", choices=["json", "text"], default="json")
     p.set_defaults(func=run)

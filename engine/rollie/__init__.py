@@ -76,6 +76,7 @@ class Rollie:
     """The Rollie game, as the engine contract (:class:`engine.core.Game`) describes."""
 
     name = "rollie"
+    public_view = True  # Rollie hides nothing per seat: one view serves every viewer
     title = "Rollie"
     min_seats = rules.MIN_SEATS
     max_seats = rules.MAX_SEATS

@@ -50,9 +50,7 @@ async def test_rejections_are_typed(live_server: LiveServer) -> None:
 
 async def test_client_survives_the_server_closing_its_socket(live_server: LiveServer) -> None:
     """The server drops a player's socket twice mid-game; the SDK reconnects and the game finishes."""
-    room = (await live_server.create_room("rollie", 3, options={"rounds": 3}, room={"clock": 0}))[
-        "room"
-    ]
+    room = (await live_server.create_room("rollie", 3, room={"clock": 0}))["room"]
     players = [
         await Client(live_server.ws_url, room, backoff=(0.02, 0.2)).connect() for _ in range(3)
     ]
@@ -61,12 +59,18 @@ async def test_client_survives_the_server_closing_its_socket(live_server: LiveSe
         asyncio.create_task(play_seat(p, "push", delay=0.005, seed=i))
         for i, p in enumerate(players)
     ]
-    for target in (12, 30):
-        await victim.wait_for(lambda _, t=target: victim.seq >= t, timeout=30)
-        conns = [c for c in live_server.services.connections if c.seat == victim.seat]
-        assert conns
-        for conn in conns:
-            await conn.ws.close(1012, "restart")
+    for drops, target in enumerate((12, 30)):
+        await victim.wait_for(
+            lambda _, t=target, d=drops: (
+                victim.seq >= t and victim.reconnects == d and victim.connected
+            ),
+            timeout=30,
+        )
+        conns = [
+            c for c in live_server.services.connections if c.seat == victim.seat and not c.closing
+        ]
+        assert len(conns) == 1
+        await conns[0].ws.close(1012, "restart")
     finals = await asyncio.wait_for(asyncio.gather(*games), 60)
     assert victim.reconnects >= 2
     assert all(f["room"]["status"] == "finished" for f in finals)

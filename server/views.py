@@ -1,0 +1,103 @@
+"""Every viewer's view of a room, kept as shared parts, and the patches that move them.
+
+A viewer's view is ``{"game": <the game's view>, "room": <the room's public state>,
+"you": {"seat", "legal"}}`` (``you`` for players only). The parts are kept apart
+so each is diffed once per change: the ``room`` part is the same for everyone, and
+a game that declares ``public_view = True`` (its view does not depend on the
+viewer, like Rollie's) has its ``game`` part built and diffed once for all viewers
+instead of once per seat. Views are never mutated, so parts can be shared.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.data import to_data
+from protocol.patch import Op, diff
+from server.roomlog import RoomModel
+
+Viewer = int | None
+
+
+def room_part(model: RoomModel) -> dict[str, Any]:
+    """The room's public state: status, each awaited seat's deadline, the seats."""
+    holders = model.holders
+    return {
+        "status": model.status,
+        "deadlines": {str(s): round(t, 3) for s, t in sorted(model.deadlines().items())},
+        "clock": model.clock,
+        "seats": [
+            {
+                "seat": s,
+                "name": holders[s].name if s in holders else None,
+                "taken": s in holders,
+                "bot": s in holders and holders[s].bot is not None,
+            }
+            for s in range(model.seats)
+        ],
+    }
+
+
+def legal(model: RoomModel, seat: int) -> list[dict[str, Any]]:
+    """The commands ``seat`` may send now, as it would send them (no ``seat`` field)."""
+    if not model.started or model.is_over:
+        return []
+    out = []
+    for command in model.game.legal_commands(model.state, seat):
+        data = to_data(command)
+        data.pop("seat", None)
+        out.append(data)
+    return out
+
+
+def _you(model: RoomModel, seat: int) -> dict[str, Any]:
+    return {"seat": seat, "legal": legal(model, seat)}
+
+
+def _under(key: str, ops: list[Op]) -> list[Op]:
+    return [{**op, "path": [key, *op["path"]]} for op in ops]
+
+
+class Views:
+    """The current parts of every viewer's view of one room."""
+
+    def __init__(self, model: RoomModel) -> None:
+        self.model = model
+        self.public = bool(getattr(model.game, "public_view", False))
+        self.viewers: list[Viewer] = [None, *range(model.seats)]
+        self.room = room_part(model)
+        self.game = self._game_views()
+        self.you = {seat: _you(model, seat) for seat in range(model.seats)}
+
+    def _game_views(self) -> dict[Viewer, dict[str, Any]]:
+        game, state = self.model.game, self.model.state
+        if self.public:
+            shared = game.view(state, None)
+            return dict.fromkeys(self.viewers, shared)
+        return {viewer: game.view(state, viewer) for viewer in self.viewers}
+
+    def snapshot(self, viewer: Viewer) -> dict[str, Any]:
+        """The whole view of ``viewer`` now."""
+        out = {"game": self.game[viewer], "room": self.room}
+        if viewer is not None:
+            out["you"] = self.you[viewer]
+        return out
+
+    def advance(self) -> dict[Viewer, list[Op]]:
+        """Bring every part up to the model; the ops each viewer needs to follow."""
+        room = room_part(self.model)
+        room_ops = _under("room", diff(self.room, room))
+        self.room = room
+        game = self._game_views()
+        if self.public:
+            shared = _under("game", diff(self.game[None], game[None]))
+            game_ops = dict.fromkeys(self.viewers, shared)
+        else:
+            game_ops = {v: _under("game", diff(self.game[v], game[v])) for v in self.viewers}
+        self.game = game
+        ops: dict[Viewer, list[Op]] = {None: game_ops[None] + room_ops}
+        for seat in range(self.model.seats):
+            you = _you(self.model, seat)
+            ops[seat] = game_ops[seat] + room_ops + _under("you", diff(self.you[seat], you))
+            self.you[seat] = you
+        return ops
