@@ -64,6 +64,9 @@ __all__ = [
 ]
 
 MAX_FRAME = 65536
+"""The largest frame a client may send (64 KiB)."""
+MAX_SERVER_FRAME = 1 << 20
+"""The largest frame a server sends (snapshots of big games), and clients accept (1 MiB)."""
 MSGPACK_SUBPROTOCOL = "rollhouse.v1.msgpack"
 JSON_SUBPROTOCOL = "rollhouse.v1.json"
 SUBPROTOCOLS: tuple[str, ...] = (MSGPACK_SUBPROTOCOL, JSON_SUBPROTOCOL)
@@ -92,24 +95,27 @@ class Codec:
 
     def decode_client(self, frame: bytes | str) -> ClientMessage:
         """A client -> server message from one frame, or ProtocolError."""
-        return _load(CLIENT_MESSAGES, self._parse(frame))
+        return _load(CLIENT_MESSAGES, self._parse(frame, MAX_FRAME))
 
     def decode_server(self, frame: bytes | str) -> ServerMessage:
         """A server -> client message from one frame, or ProtocolError."""
-        return _load(SERVER_MESSAGES, self._parse(frame))
+        return _load(SERVER_MESSAGES, self._parse(frame, MAX_SERVER_FRAME))
 
-    def decode_data(self, frame: bytes | str) -> dict[str, Any]:
-        """The checked plain-data map in one frame (steps 1-3), or ProtocolError."""
-        return self._parse(frame)
+    def decode_data(self, frame: bytes | str, limit: int = MAX_SERVER_FRAME) -> dict[str, Any]:
+        """The checked plain-data map in one frame (steps 1-3), or ProtocolError.
 
-    def _parse(self, frame: bytes | str) -> dict[str, Any]:
-        data = self._parse_frame(frame)
+        ``limit`` defaults to the server frame cap: clients use this for what servers send.
+        """
+        return self._parse(frame, limit)
+
+    def _parse(self, frame: bytes | str, limit: int) -> dict[str, Any]:
+        data = self._parse_frame(frame, limit)
         if type(data) is not dict:
             raise ProtocolError(MALFORMED, "a frame must hold a map at the top level")
         check_plain(data)
         return data
 
-    def _parse_frame(self, frame: bytes | str) -> Any:
+    def _parse_frame(self, frame: bytes | str, limit: int) -> Any:
         raise NotImplementedError
 
     def __repr__(self) -> str:
@@ -126,22 +132,22 @@ class MsgpackCodec(Codec):
         """The msgpack bytes for a plain-data map."""
         return msgpack.packb(plain, use_bin_type=True)  # type: ignore[no-any-return]
 
-    def _parse_frame(self, frame: bytes | str) -> Any:
+    def _parse_frame(self, frame: bytes | str, limit: int) -> Any:
         if not isinstance(frame, bytes | bytearray):
             raise ProtocolError(MALFORMED, "text frame on the msgpack subprotocol")
-        if len(frame) > MAX_FRAME:
-            raise ProtocolError(TOO_LARGE, f"frame of {len(frame)} bytes > {MAX_FRAME}")
+        if len(frame) > limit:
+            raise ProtocolError(TOO_LARGE, f"frame of {len(frame)} bytes > {limit}")
         try:
             return msgpack.unpackb(
                 frame,
                 raw=False,
                 strict_map_key=True,
                 use_list=True,
-                max_str_len=MAX_FRAME,
-                max_bin_len=MAX_FRAME,
-                max_array_len=MAX_FRAME,
-                max_map_len=MAX_FRAME // 2,
-                max_ext_len=MAX_FRAME,
+                max_str_len=limit,
+                max_bin_len=limit,
+                max_array_len=limit,
+                max_map_len=limit // 2,
+                max_ext_len=limit,
             )
         except Exception as exc:  # msgpack raises many kinds; all mean "not valid msgpack"
             raise ProtocolError(MALFORMED, f"invalid msgpack: {type(exc).__name__}") from None
@@ -165,11 +171,11 @@ class JsonCodec(Codec):
         """The JSON text for a plain-data map."""
         return self._encoder.encode(plain)
 
-    def _parse_frame(self, frame: bytes | str) -> Any:
+    def _parse_frame(self, frame: bytes | str, limit: int) -> Any:
         if not isinstance(frame, str):
             raise ProtocolError(MALFORMED, "binary frame on the JSON subprotocol")
-        if _utf8_len_over(frame, MAX_FRAME):
-            raise ProtocolError(TOO_LARGE, f"frame larger than {MAX_FRAME} bytes")
+        if _utf8_len_over(frame, limit):
+            raise ProtocolError(TOO_LARGE, f"frame larger than {limit} bytes")
         try:
             return self._decoder.decode(frame)
         except Exception as exc:  # ValueError, RecursionError (deep nesting), ...

@@ -310,3 +310,14 @@ def test_constructors_validate_ranges() -> None:
         Command("", {"type": "t"})
     with pytest.raises(ProtocolError):
         Ack("a", -1)
+
+
+@pytest.mark.parametrize("codec", [MSGPACK, JSON], ids=["msgpack", "json"])
+def test_server_frames_may_exceed_the_client_cap(codec: Codec) -> None:
+    """A 100 KB snapshot decodes for clients (cap 1 MiB) but the same size is too large from a client."""
+    big = codec.encode_data({"type": "snapshot", "seq": 1, "view": {"pad": "x" * 100_000}})
+    assert codec.decode_data(big)["seq"] == 1
+    assert codec.decode_server(big).seq == 1  # type: ignore[union-attr]
+    with pytest.raises(ProtocolError) as info:
+        codec.decode_client(big)
+    assert info.value.code == errors.TOO_LARGE
