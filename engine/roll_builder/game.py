@@ -38,6 +38,7 @@ class RollBuilder:
     """Roll Builder as an engine.core.Game."""
 
     name = "roll-builder"
+    public_view = True  # nothing is private to a seat: one view serves every viewer
     title = "Roll Builder"
     min_seats = 1
     max_seats = 6

@@ -39,11 +39,10 @@ from engine.roll_builder.scoring import items
 
 
 def view(state: State, viewer: int | None) -> dict[str, Any]:
-    """The table as plain data for seat ``viewer`` (or a spectator)."""
+    """The table as plain data; the same for every viewer (the server adds who is asking)."""
     event = EVENTS[state.event] if state.event else None
     return {
         "game": "roll-builder",
-        "you": viewer,
         "turn": state.turn,
         "turns": TURNS,
         "dice": list(state.dice),

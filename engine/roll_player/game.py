@@ -55,6 +55,7 @@ class RollPlayer:
     """Roll Player for 2 to 4 players."""
 
     name = "roll-player"
+    public_view = True  # nothing is private to a seat: one view serves every viewer
     title = "Roll Player"
     min_seats = setup.MIN_SEATS
     max_seats = setup.MAX_SEATS

@@ -50,7 +50,6 @@ def view(s: State, viewer: int | None) -> dict[str, Any]:
     """Plain data for a seat or a spectator (``None``); the same public facts for all."""
     return {
         "game": "roll-player",
-        "viewer": viewer,
         "seats": s.seats,
         "phase": s.phase,
         "round": s.round,
