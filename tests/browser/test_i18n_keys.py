@@ -10,11 +10,17 @@ KEY = re.compile(r'^\s*"([\w./-]+)":', re.M)
 
 
 def dictionaries() -> tuple[set[str], set[str]]:
+    """The keys of both languages: js/i18n.js plus each game's js/i18n/<game>.js."""
     source = (WEB / "js" / "i18n.js").read_text()
     en_start, pt_start = source.index("const en = {"), source.index("const pt = {")
     end = source.index("export const DICTIONARIES")
     en = set(KEY.findall(source[en_start:pt_start]))
     pt = set(KEY.findall(source[pt_start:end]))
+    for path in sorted((WEB / "js" / "i18n").glob("*.js")):
+        text = path.read_text()
+        split = text.index('"pt-BR": {')
+        en |= set(KEY.findall(text[:split]))
+        pt |= set(KEY.findall(text[split:]))
     return en, pt
 
 

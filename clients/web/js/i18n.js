@@ -335,6 +335,14 @@ const pt = {
 
 export const DICTIONARIES = { en, "pt-BR": pt };
 
+/**
+ * Add a game's own strings (``js/i18n/<game>.js`` exports ``{en: {...}, "pt-BR": {...}}``);
+ * a game module calls this when it loads, so games keep their strings beside them.
+ */
+export function addStrings(more) {
+  for (const code of LANGS) Object.assign(DICTIONARIES[code], more[code] || {});
+}
+
 function detect() {
   try {
     const saved = localStorage.getItem(STORAGE_KEY);
