@@ -18,9 +18,10 @@ def dictionaries() -> tuple[set[str], set[str]]:
     pt = set(KEY.findall(source[pt_start:end]))
     for path in sorted((WEB / "js" / "i18n").glob("*.js")):
         text = path.read_text()
-        split = text.index('"pt-BR": {')
+        marker = '"pt-BR": {'
+        split = text.index(marker)
         en |= set(KEY.findall(text[:split]))
-        pt |= set(KEY.findall(text[split:]))
+        pt |= set(KEY.findall(text[split + len(marker) :]))
     return en, pt
 
 
