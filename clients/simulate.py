@@ -90,7 +90,12 @@ def seat_policies(names: Sequence[str], players: int, game_index: int) -> tuple[
 
 
 def simulate(
-    game_name: str, players: int, count: int, seed: int, names: Sequence[str] | None = None
+    game_name: str,
+    players: int,
+    count: int,
+    seed: int,
+    names: Sequence[str] | None = None,
+    options: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Play ``count`` games and summarise them as plain data."""
     game = get_game(game_name)
@@ -100,7 +105,8 @@ def simulate(
         raise ValueError(f"unknown policies {unknown}; {game_name} has {sorted(game.policies)}")
     started = time.perf_counter()
     runs = [
-        play_game(game, players, seat_policies(names, players, i), seed + i) for i in range(count)
+        play_game(game, players, seat_policies(names, players, i), seed + i, options)
+        for i in range(count)
     ]
     elapsed = time.perf_counter() - started
     return summarise(game_name, players, seed, runs, elapsed)
@@ -142,7 +148,54 @@ def summarise(
     rounds = [r.result.detail.get("rounds") for r in runs]
     if rounds and all(isinstance(n, int) for n in rounds):
         summary["mean_rounds"] = _mean([int(n) for n in rounds if n is not None])
+    groups = summarise_groups(runs)
+    if groups:
+        summary["groups"] = groups
     return summary
+
+
+def summarise_groups(runs: Sequence[GameRun]) -> dict[str, dict[str, dict[str, Any]]]:
+    """Scores per label of each group the games report (``detail["groups"]``).
+
+    For each label: seats, mean score, the p10-p90 band, and the survival rate when
+    the games report ``detail["survived"]`` (solo targets).
+    """
+    scores: dict[str, dict[str, list[int]]] = {}
+    survived: dict[str, dict[str, list[bool]]] = {}
+    for run in runs:
+        detail = run.result.detail
+        lived = detail.get("survived")
+        mixed = len(set(run.policies)) > 1
+        for group, labels in (detail.get("groups") or {}).items():
+            for seat, raw in enumerate(labels):
+                label = f"{raw} ({run.policies[seat]})" if mixed else str(raw)
+                scores.setdefault(group, {}).setdefault(str(label), []).append(
+                    run.result.scores[seat]
+                )
+                if isinstance(lived, list):
+                    survived.setdefault(group, {}).setdefault(str(label), []).append(
+                        bool(lived[seat])
+                    )
+    out: dict[str, dict[str, dict[str, Any]]] = {}
+    for group, by_label in scores.items():
+        out[group] = {}
+        for label, values in sorted(by_label.items()):
+            row: dict[str, Any] = {
+                "seats": len(values),
+                "mean_score": _mean(values),
+                "p10": _quantile(values, 0.1),
+                "p90": _quantile(values, 0.9),
+            }
+            lived_here = survived.get(group, {}).get(label)
+            if lived_here:
+                row["survival_rate"] = round(sum(lived_here) / len(lived_here), 4)
+            out[group][label] = row
+    return out
+
+
+def _quantile(values: Sequence[int], q: float) -> float:
+    ordered = sorted(values)
+    return float(ordered[min(len(ordered) - 1, int(q * len(ordered)))])
 
 
 def _mean(values: Sequence[float]) -> float:
@@ -165,6 +218,16 @@ def render(summary: dict[str, Any]) -> str:
             f" {1 / summary['players']:.1%}), mean score {row['mean_score']} over"
             f" {row['seats']} seats"
         )
+    for group, by_label in summary.get("groups", {}).items():
+        lines.append(f"  by {group}:")
+        for label, row in by_label.items():
+            line = (
+                f"    {label:>14}: mean {row['mean_score']}, band p10-p90 {row['p10']:g}-{row['p90']:g}"
+                f" over {row['seats']} seats"
+            )
+            if "survival_rate" in row:
+                line += f", survived {row['survival_rate']:.0%}"
+            lines.append(line)
     lines.append(
         f"  {summary['commands_applied']} commands applied in {summary['seconds']} s:"
         f" {summary['commands_per_second']} commands/s"
@@ -184,8 +247,9 @@ def run(args: argparse.Namespace) -> int:
         return 2
     names = [n for n in args.policies.split(",") if n] if args.policies else None
     try:
-        summary = simulate(args.game, args.players, args.games, args.seed, names)
-    except ValueError as exc:
+        options = {**game.default_options(), **parse_options(args.option)}
+        summary = simulate(args.game, args.players, args.games, args.seed, names, options)
+    except (ValueError, Rejection) as exc:
         print(exc)
         return 2
     print(json.dumps(summary) if args.json else render(summary))
@@ -204,5 +268,26 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument(
         "--policies", default="", help="comma-separated bot names (default: all of the game's)"
     )
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a game option (VALUE read as JSON when it parses, else as text); repeatable",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(func=run)
+
+
+def parse_options(pairs: Sequence[str]) -> dict[str, Any]:
+    """``["rounds=3", "city=highcrag"]`` -> ``{"rounds": 3, "city": "highcrag"}``."""
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        name, sep, text = pair.partition("=")
+        if not sep or not name:
+            raise ValueError(f"--option takes NAME=VALUE, got {pair!r}")
+        try:
+            options[name] = json.loads(text)
+        except ValueError:
+            options[name] = text
+    return options

@@ -50,7 +50,13 @@ Pure: it sees only what the seat's view shows, and draws only from ``rng``."""
 
 @attrs.frozen
 class Result:
-    """How a finished game came out: each seat's total and the winners (ties shared)."""
+    """How a finished game came out: each seat's total and the winners (ties shared).
+
+    ``detail`` is the game's own breakdown (plain data). Two keys have a meaning
+    across games, for ``rollhouse simulate``: ``groups`` maps a name (``class``,
+    ``city``, ``event``) to each seat's label, so scores can be summarised per label,
+    and ``survived`` lists, per seat, whether a solo target was beaten.
+    """
 
     scores: tuple[int, ...]
     winners: tuple[int, ...]

@@ -112,11 +112,14 @@ class RollBuilder:
                 [[i.category, i.label, i.points] for i in items(p, state.event)]
                 for p in state.players
             ],
+            "groups": {"city": [p.city for p in state.players]},
         }
         if state.seats == 1 and state.event is not None:
             target = EVENTS[state.event].target
             survived = scores[0] > target
             detail.update(event=state.event, target=target, survived=survived)
+            detail["groups"]["event"] = [state.event]
+            detail["survived"] = [survived]
             return Result(scores, (0,) if survived else (), detail)
         best = max(scores)
         return Result(scores, tuple(s for s, v in enumerate(scores) if v == best), detail)

@@ -124,6 +124,7 @@ class RollPlayer:
         detail = {
             "rounds": state.round,
             "players": [breakdown(p) | {"class": p.klass, "gold": p.gold} for p in state.players],
+            "groups": {"class": [p.klass for p in state.players]},
         }
         return Result(scores=scores, winners=best, detail=detail)
 

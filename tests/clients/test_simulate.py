@@ -60,3 +60,33 @@ def test_play_game_ends() -> None:
     """A single game runs to its result through the generic contract."""
     run = play_game(get_game("rollie"), 6, ("random",) * 6, seed=2, options={"rounds": 2})
     assert len(run.result.scores) == 6 and run.applied > 0
+
+
+def test_roll_player_scores_per_class(capsys: pytest.CaptureFixture[str]) -> None:
+    """Roll Player's summary groups scores by class, with a p10-p90 band."""
+    main(["simulate", "roll-player", "--players", "2", "--games", "3", "--seed", "4", "--json"])
+    summary = json.loads(capsys.readouterr().out)
+    classes = summary["groups"]["class"]
+    assert sum(row["seats"] for row in classes.values()) == 6
+    for row in classes.values():
+        assert row["p10"] <= row["mean_score"] <= row["p90"] or row["seats"] == 1
+
+
+def test_roll_builder_band_per_city_and_survival_per_event(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Solo Roll Builder reports the band per city and the survival rate per event."""
+    args = "simulate roll-builder --players 1 --games 4 --policies greedy --option city=highcrag"
+    main([*args.split(), "--json"])
+    summary = json.loads(capsys.readouterr().out)
+    assert list(summary["groups"]["city"]) == ["highcrag"]
+    events = summary["groups"]["event"]
+    assert sum(row["seats"] for row in events.values()) == 4
+    assert all(0 <= row["survival_rate"] <= 1 for row in events.values())
+
+
+def test_bad_option_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    """--option values go through the game's own option check; a bad one exits 2 with its reason."""
+    assert main(["simulate", "rollie", "--games", "1", "--option", "rounds=99"]) == 2
+    assert "rounds" in capsys.readouterr().out
+    assert main(["simulate", "rollie", "--games", "1", "--option", "rounds"]) == 2
