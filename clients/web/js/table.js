@@ -162,8 +162,15 @@ function renderLog() {
   );
 }
 
+// Banners play one after another (a Rollie! in the last round, then Game over).
 let bannerTimer = null;
+const bannerQueue = [];
+
 function showBanner(entry) {
+  if (bannerTimer) {
+    if (bannerQueue.length < 3) bannerQueue.push(entry);
+    return;
+  }
   const box = $("[data-testid=banner]");
   box.className = `banner ${entry.kind || ""}`;
   box.dataset.kind = entry.kind || "";
@@ -177,8 +184,12 @@ function showBanner(entry) {
   box.style.animation = "none";
   void box.offsetWidth;
   box.style.animation = "";
-  clearTimeout(bannerTimer);
-  bannerTimer = setTimeout(() => (box.hidden = true), entry.kind === "over" ? 6000 : 3200);
+  const ms = entry.kind === "over" ? 5000 : bannerQueue.length ? 2000 : 3200;
+  bannerTimer = setTimeout(() => {
+    bannerTimer = null;
+    box.hidden = true;
+    if (bannerQueue.length) showBanner(bannerQueue.shift());
+  }, ms);
 }
 
 const early = []; // changes that arrived while the game module was loading

@@ -448,6 +448,8 @@ function describe(previousView, view, events, ctx) {
       if (row.bet[String(v)] > old.bet[String(v)]) took.push([row.seat, v]);
     }
   }
+  const tookAll = [...took];
+  let securedDone = false;
   // Who crashes follows from the rules: after a Rollie, every Bet holding the doubled
   // value (all Bets on a double R); after a roll no pile can serve, every Bet in play.
   const face = (b.dice || [])[0];
@@ -468,11 +470,25 @@ function describe(previousView, view, events, ctx) {
         took.length = 0; // one line per bill even if several "took" events share a patch
         break;
       case "secured": {
+        if (securedDone) break;
+        securedDone = true;
+        // Securing moves the Bet, takes a token or leaves play; a secure of an empty Bet
+        // that ends the round shows none of these, so the rest come from who was awaited.
+        const count = events.filter((e) => e === "secured").length;
         const secured = changedSeats(
           a,
           b,
-          (x, y) => y.wallet_total !== x.wallet_total || y.start_tokens.length > x.start_tokens.length || (x.in_play && !y.in_play),
+          (x, y) =>
+            JSON.stringify(y.wallet) !== JSON.stringify(x.wallet) ||
+            y.start_tokens.length > x.start_tokens.length ||
+            (x.in_play && !y.in_play),
         );
+        if (a.phase === "deciding" && secured.length < count) {
+          const tookSeats = tookAll.map(([seat]) => seat);
+          for (const seat of a.awaiting) {
+            if (secured.length < count && !secured.includes(seat) && !tookSeats.includes(seat)) secured.push(seat);
+          }
+        }
         for (const s of secured) {
           const row = b.seats[s];
           const old = a.seats[s];
