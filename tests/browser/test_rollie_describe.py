@@ -86,6 +86,5 @@ async def test_takes_and_secures_with_a_token_are_logged_per_seat(page: Any) -> 
     assert [line["text"] for line in lines] == ["Ana secured 10 and Start token 6."]
     after = {"awaiting": [0], "seats": [{"bet": {"10": 1}}, {"bet": {"-5": 1}, "decided": True}]}
     lines = await describe(page, before, after, ["took"])
-    assert [line["text"] for line in lines] == [
-        "Bruno took a \u22125."
-    ]  # the page writes a true minus sign
+    # the page writes values with a true minus sign
+    assert [line["text"] for line in lines] == ["Bruno took a \u22125."]
