@@ -1033,7 +1033,7 @@ function finalTable(ctx) {
       t("rp.final.armor"),
       seats.map((s) => {
         const armor = Object.entries(score(s).armor || {});
-        return h("td", { class: "num" }, armor.length ? armor.map(([k, v]) => h("span", { class: "rp-item" }, `${setName(ctx, k)} `, stars(v))) : stars(0));
+        return h("td", { class: "num" }, armor.length ? armor.map(([k, v]) => h("span", { class: "rp-item" }, `${setName(ctx, k)} `, stars(v), " ")) : stars(0));
       }),
     ),
   );
@@ -1042,7 +1042,7 @@ function finalTable(ctx) {
       t("rp.final.traits"),
       seats.map((s) => {
         const traits = Object.entries(score(s).traits || {});
-        return h("td", { class: "num" }, traits.length ? traits.map(([k, v]) => h("span", { class: "rp-item" }, `${k} `, stars(v))) : stars(0));
+        return h("td", { class: "num" }, traits.length ? traits.map(([k, v]) => h("span", { class: "rp-item" }, `${k} `, stars(v), " ")) : stars(0));
       }),
     ),
   );
