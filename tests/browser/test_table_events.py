@@ -8,7 +8,7 @@ import pytest
 
 from engine.core import get_game
 from tests.browser.conftest import NewPage
-from tests.browser.helpers import my_seat, table_url
+from tests.browser.helpers import ROLL, SECURE, my_seat, table_url
 from tests.support.server import LiveServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(60)]
@@ -94,3 +94,39 @@ async def test_r_chooser_rollie_banner_and_crash(
     # the Bet went back to the Bank
     bet = await ana.evaluate(f"window.rollhouse.view.game.seats[{seat}].bet")
     assert not any(bet.values())
+
+
+async def test_keyboard_plays_roll_secure_and_take(
+    live_server: LiveServer, new_page: NewPage
+) -> None:
+    """R rolls, a digit takes the value at that place, S secures."""
+    room = (
+        await live_server.create_room(
+            "rollie", 2, options={"seed": seed_for_r_then_rollie()[0]},
+            room={"clock": 0, "bots": 1, "bot_delay": 0.2},
+        )
+    )["room"]  # fmt: skip
+    ana = await new_page("Ana")
+    await ana.goto(table_url(live_server.url, room))
+    seat = await my_seat(ana)
+    log = ana.get_by_test_id("event-log")
+    # first roll shows an R: any value can be taken, so "1" takes the first value (-5)
+    await ana.locator("[data-testid=roll-button], .die.takeable[data-face=R]").first.wait_for()
+    if await ana.get_by_test_id("roll-button").count():
+        await ana.get_by_test_id("key-hint").wait_for()
+        await ana.keyboard.press("r")
+        await log.get_by_text("Ana rolled").wait_for()
+    await ana.locator(".die.takeable[data-face=R]").wait_for()
+    await ana.keyboard.press("1")
+    await log.get_by_text("Ana took a \u22125.").wait_for()
+    bet = await ana.evaluate(f"window.rollhouse.view.game.seats[{seat}].bet")
+    assert bet["-5"] == 1
+    # the next time Ana decides, "s" secures (rolling with "r" when the dice are hers)
+    for _ in range(10):
+        await ana.locator(f"{ROLL}, {SECURE}").first.wait_for()
+        if await ana.locator(SECURE).count():
+            await ana.keyboard.press("s")
+            break
+        await ana.keyboard.press("r")
+        await ana.wait_for_function("window.rollhouse.pending.size === 0")
+    await log.get_by_text("Ana secured").wait_for()

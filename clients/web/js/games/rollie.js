@@ -199,6 +199,10 @@ function diceArea(ctx) {
       );
   }
   const hint = legal.takes.length && ctx.role === "player" ? h("p", { class: "hint", text: t("rollie.take_hint") }) : null;
+  const keys =
+    ctx.role === "player" && (legal.roll || legal.secure)
+      ? h("p", { class: "keys", testid: "key-hint", text: t("rollie.keys") })
+      : null;
   return h(
     "section",
     { class: "panel dice-panel", "aria-label": t("rollie.dice") },
@@ -207,6 +211,7 @@ function diceArea(ctx) {
     chooser,
     hint,
     actions.length ? h("div", { class: "actions", testid: "actions" }, actions) : null,
+    keys,
   );
 }
 
@@ -418,8 +423,28 @@ function finalTable(ctx) {
 
 // -- the module ---------------------------------------------------------------------
 
+// Keyboard: R rolls, S secures, 1-5 take the values in display order (when legal).
+let keyCtx = null;
+function onKey(ev) {
+  const ctx = keyCtx;
+  if (!ctx || ev.ctrlKey || ev.metaKey || ev.altKey || ctx.ui.busy) return;
+  if (ev.target.closest && ev.target.closest("input, select, textarea, dialog")) return;
+  const legal = legalOf(ctx);
+  const key = ev.key.toLowerCase();
+  if (key === "r" && legal.roll) act(ctx, { type: "roll" });
+  else if (key === "s" && legal.secure) act(ctx, { type: "secure" });
+  else if (/^[1-9]$/.test(key)) {
+    const value = ctx.game.values[Number(key) - 1];
+    if (value !== undefined && legal.takes.includes(value)) act(ctx, { type: "take", value });
+    else return;
+  } else return;
+  ev.preventDefault();
+}
+
 function render(root, ctx) {
   const g = ctx.game;
+  if (!keyCtx) document.addEventListener("keydown", onKey);
+  keyCtx = ctx.role === "player" ? ctx : null;
   const board = h(
     "div",
     { class: "rollie", "data-phase": g.phase },
