@@ -907,25 +907,13 @@ function ownedCards(ctx, p, seat) {
   const skillsUsable = new Set(legal.filter((c) => c.type === "use_skill").map((c) => c.skill));
   const drops = new Map(legal.filter((c) => c.type === "drop_weapon").map((c) => [c.card, c]));
   const klass = CLASSES[p.class];
-  const groups = KINDS.map((kind) => {
-    const names = p.cards.filter((n) => CARDS[n]?.kind === kind);
-    if (!names.length) return null;
-    return h(
-      "div",
-      { class: "rp-owned-group" },
-      h("span", { class: "label", text: t(`rp.kinds.${kind}`) }),
-      h(
-        "div",
-        { class: "rp-cards small" },
-        names.map((n) => {
-          const controls = [];
-          if (skillsUsable.has(n))
-            controls.push(button(ctx, t("rp.use"), { kind: "rp-aux", testid: `use-${n}`, onclick: () => setUi(ctx, { skill: n, first: null, slot: null }) }));
-          if (drops.has(n)) controls.push(button(ctx, t("rp.drop"), { kind: "rp-aux", cls: "ghost", testid: `drop-${n}`, onclick: () => act(ctx, drops.get(n)) }));
-          return cardFace(ctx, n, { owner: seat, exhausted: p.exhausted.includes(n), extra: "owned", children: controls.length ? [h("div", { class: "rp-card-actions" }, controls)] : [] });
-        }),
-      ),
-    );
+  const names = KINDS.flatMap((kind) => p.cards.filter((n) => CARDS[n]?.kind === kind));
+  const list = names.map((n) => {
+    const controls = [];
+    if (skillsUsable.has(n))
+      controls.push(button(ctx, t("rp.use"), { kind: "rp-aux", testid: `use-${n}`, onclick: () => setUi(ctx, { skill: n, first: null, slot: null }) }));
+    if (drops.has(n)) controls.push(button(ctx, t("rp.drop"), { kind: "rp-aux", cls: "ghost", testid: `drop-${n}`, onclick: () => act(ctx, drops.get(n)) }));
+    return cardFace(ctx, n, { owner: seat, exhausted: p.exhausted.includes(n), extra: "owned", children: controls.length ? [h("div", { class: "rp-card-actions" }, controls)] : [] });
   });
   const ability = klass
     ? h(
@@ -937,8 +925,12 @@ function ownedCards(ctx, p, seat) {
         skillsUsable.has("class") ? button(ctx, t("rp.use"), { kind: "rp-aux", testid: "use-class", onclick: () => setUi(ctx, { skill: "class", first: null, slot: null }) }) : null,
       )
     : null;
-  const any = groups.some(Boolean);
-  return h("div", { class: "rp-owned", testid: `cards-${seat}` }, ability, any ? groups : h("p", { class: "muted small", text: t("rp.no_cards") }));
+  return h(
+    "div",
+    { class: "rp-owned", testid: `cards-${seat}` },
+    ability,
+    names.length ? h("div", { class: "rp-cards small" }, list) : h("p", { class: "muted small", text: t("rp.no_cards") }),
+  );
 }
 
 function sheet(ctx, p, seat) {
