@@ -47,6 +47,7 @@ def view(state: State, viewer: int | None) -> dict[str, Any]:
         "first_player": state.first_player,
         "dice": list(state.dice) if state.dice is not None else None,
         "values": list(TABLE.values),
+        "bonuses": {str(v): list(TABLE.bonuses[v]) for v in TABLE.values},
         "bank": _bills(state.bank),
         "exhausted": sorted(state.exhausted),
         "face_up_tokens": sorted(state.face_up),
