@@ -201,3 +201,33 @@ if __name__ == "__main__":
     out = Path(__file__).resolve().parents[2] / "docs" / "screenshots" / "roll-player.png"
     asyncio.run(make_screenshot(out))
     print(f"wrote {out}")
+
+
+async def test_starting_dice_go_to_the_rows_the_player_picks(
+    live_server: LiveServer, new_page: NewPage
+) -> None:
+    """The placement chooser sends any valid placement, not only the suggested ones."""
+    room = (await live_server.create_room("roll-player", 2, room={"bots": 1, "clock": 0}))["room"]
+    page = await new_page("Ana")
+    await page.goto(table_url(live_server.url, room))
+    seat = await my_seat(page)
+    for testid in ("sheet-", "choose-"):
+        button = page.locator(f"{ROOT} [data-testid^={testid}].rp-send:not([disabled])").first
+        await button.click(timeout=15000)
+        await page.wait_for_function("window.rollhouse.pending.size === 0", timeout=10000)
+    await page.get_by_test_id("place-confirm").wait_for(timeout=15000)
+    dice = await page.evaluate(f"window.rollhouse.view.game.starting[{seat}]")
+    for i in range(3):
+        await page.get_by_test_id(f"place-{i}-5").click()
+    await page.get_by_test_id("place-0-4").click()
+    assert await page.get_by_test_id("place-0-4").get_attribute("aria-pressed") == "true"
+    await page.get_by_test_id("place-0-5").click()
+    await page.get_by_test_id("place-confirm").click()
+    await page.wait_for_function(
+        "s => window.rollhouse.view.game.players[s].rows[5].length === 3", arg=seat, timeout=10000
+    )
+    rows = await page.evaluate(f"window.rollhouse.view.game.players[{seat}].rows")
+    assert rows[5] == dice[:3]
+    assert sum(len(r) for r in rows) == len(dice)
+    sheet = page.get_by_test_id(f"row-{seat}-5")
+    assert await sheet.locator(".rp-die:not(.empty)").count() == 3

@@ -812,7 +812,7 @@ function alignmentGrid(ctx, p, seat, tg) {
         const token = p.cell === i;
         const c = byCell.get(i);
         const label = `${t(`rp.align_row.${["good", "neutral", "evil"][Math.floor(i / 3)]}`)} · ${t(`rp.align_col.${["lawful", "neutral", "chaotic"][i % 3]}`)}${v === null ? "" : ` · ★${v}`}`;
-        const inner = [v === null ? "" : h("span", { class: `rp-cell-stars${v < 0 ? " neg" : v > 0 ? " pos" : ""}`, text: v > 0 ? `+${v}` : v < 0 ? `−${-v}` : "0" }), token ? h("span", { class: `rp-token c-${p.colour || "none"}`, testid: `token-${seat}`, "aria-label": t("rp.token") }) : null];
+        const inner = [v === null ? "" : h("span", { class: `rp-cell-stars${v < 0 ? " neg" : v > 0 ? " pos" : ""}`, text: v > 0 ? `+${v}` : v < 0 ? `−${-v}` : "0" }), token ? h("span", { class: `rp-token t-${p.colour || "none"}`, testid: `token-${seat}`, "aria-label": t("rp.token") }) : null];
         if (c) return h("button", { type: "button", class: "rp-cell target rp-send", title: label, "aria-label": label, testid: `cell-${seat}-${i}`, disabled: !!ctx.ui.busy, onclick: () => act(ctx, c) }, inner);
         return h("div", { class: `rp-cell${token ? " here" : ""}`, title: label, "aria-label": label, testid: `cell-${seat}-${i}` }, inner);
       }),
@@ -1159,9 +1159,23 @@ function describe(previousView, view, events, ctx) {
       case "charisma_taken":
       case "gold_gained":
       case "credit_gained":
-      case "salvaged":
-        if (actor !== null && actor !== undefined) line(`rp.ev.${event}`, { name: name(actor) });
+      case "salvaged": {
+        // whose sheet changed that way (a skill may be used out of turn)
+        const moved = {
+          flipped: (x, y) => JSON.stringify(x.rows) !== JSON.stringify(y.rows),
+          swapped: (x, y) => JSON.stringify(x.rows) !== JSON.stringify(y.rows),
+          adjusted: (x, y) => JSON.stringify(x.rows) !== JSON.stringify(y.rows),
+          alignment_moved: (x, y) => x.cell !== y.cell,
+          charisma_taken: (x, y) => y.charisma > x.charisma,
+          gold_gained: (x, y) => y.gold > x.gold,
+          credit_gained: (x, y) => y.credit > x.credit,
+          salvaged: () => false,
+        }[event];
+        const who = b.players.findIndex((p, s) => moved(a.players[s], p));
+        const s = who >= 0 ? who : actor;
+        if (s !== null && s !== undefined && once(`${event}/${s}`)) line(`rp.ev.${event}`, { name: name(s) });
         break;
+      }
       case "rerolled": {
         const s = b.players.findIndex((p) => p.pending);
         if (s >= 0) line("rp.ev.rerolled", { name: name(s), old: b.players[s].pending.old, new: b.players[s].pending.new });
