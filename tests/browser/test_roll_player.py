@@ -26,6 +26,7 @@ ROOT = "[data-testid=game-root]"
 SEND = f"{ROOT} .rp-send:not([disabled])"
 STEP = f"{ROOT} .rp-step:not([disabled])"
 ANYTHING = f"{SEND}, {STEP}, {FINAL}"
+SKILL = f"{ROOT} .rp-aux[data-testid^=use-]:not([disabled])"
 CONTROLS = ".rp-send, .rp-step, .rp-aux, .rp-opt, [data-testid=rp-actions], [data-testid=all-moves]"
 SPECTATOR_WATCH = """sel => {
   window.__controls_seen = 0;
@@ -50,6 +51,15 @@ async def play_one(page: Any, rnd: random.Random) -> str:
     await page.wait_for_selector(ANYTHING, timeout=30000)
     if await page.locator(FINAL).count():
         return "over"
+    skills = page.locator(SKILL)
+    if rnd.random() < 0.2 and await skills.count():
+        # now and then a skill (or the class ability): its targets become the next sends
+        try:
+            testid = await skills.first.get_attribute("data-testid", timeout=2000)
+            await skills.first.click(timeout=2000)
+        except (PlaywrightTimeout, PlaywrightError):
+            return "missed"
+        return testid or "?"
     sends, steps = page.locator(SEND), page.locator(STEP)
     n, m = await sends.count(), await steps.count()
     target = sends.nth(rnd.randrange(n)) if n and (not m or rnd.random() < 0.7) else None
