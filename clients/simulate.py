@@ -158,13 +158,13 @@ def summarise_groups(runs: Sequence[GameRun]) -> dict[str, dict[str, dict[str, A
     """Scores per label of each group the games report (``detail["groups"]``).
 
     For each label: seats, mean score, the p10-p90 band, and the survival rate when
-    the games report ``detail["survived"]`` (solo targets).
+    the games report ``detail["survived_by_seat"]`` (solo targets).
     """
     scores: dict[str, dict[str, list[int]]] = {}
     survived: dict[str, dict[str, list[bool]]] = {}
     for run in runs:
         detail = run.result.detail
-        lived = detail.get("survived")
+        lived = detail.get("survived_by_seat")
         mixed = len(set(run.policies)) > 1
         for group, labels in (detail.get("groups") or {}).items():
             for seat, raw in enumerate(labels):

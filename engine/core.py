@@ -55,7 +55,7 @@ class Result:
     ``detail`` is the game's own breakdown (plain data). Two keys have a meaning
     across games, for ``rollhouse simulate``: ``groups`` maps a name (``class``,
     ``city``, ``event``) to each seat's label, so scores can be summarised per label,
-    and ``survived`` lists, per seat, whether a solo target was beaten.
+    and ``survived_by_seat`` lists, per seat, whether a solo target was beaten.
     """
 
     scores: tuple[int, ...]

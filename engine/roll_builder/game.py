@@ -119,7 +119,7 @@ class RollBuilder:
             survived = scores[0] > target
             detail.update(event=state.event, target=target, survived=survived)
             detail["groups"]["event"] = [state.event]
-            detail["survived"] = [survived]
+            detail["survived_by_seat"] = [survived]
             return Result(scores, (0,) if survived else (), detail)
         best = max(scores)
         return Result(scores, tuple(s for s, v in enumerate(scores) if v == best), detail)
