@@ -105,6 +105,17 @@ export function edgeEnds(e) {
   return [mx + px, my + py, mx - px, my - py];
 }
 
+/** A thin rhombus around a side (its ends and a third of the way to both centres): the
+ * click target of a legal side. */
+function edgeHit(e) {
+  const [ax, ay, bx, by] = edgeEnds(e);
+  const [p, q] = [center(e[0], e[1]), center(e[2], e[3])];
+  const mx = (ax + bx) / 2;
+  const my = (ay + by) / 2;
+  const toward = (c) => `${(mx + (c[0] - mx) * 0.33).toFixed(2)},${(my + (c[1] - my) * 0.33).toFixed(2)}`;
+  return `${ax.toFixed(2)},${ay.toFixed(2)} ${toward(p)} ${bx.toFixed(2)},${by.toFixed(2)} ${toward(q)}`;
+}
+
 const DIRS = [[1, 0], [1, -1], [0, -1], [-1, 0], [-1, 1], [0, 1]];
 export const edgeKey = (e) => e.join(",");
 const hexKey = (q, r) => `${q},${r}`;
@@ -284,7 +295,7 @@ export function hexMap(p, opts) {
             onkeydown: (ev) => (ev.key === "Enter" || ev.key === " ") && (ev.preventDefault(), opts.onEdge(command)),
           },
           s("title", { text: label }),
-          s("line", { class: "rb-edge-hit", x1: ax, y1: ay, x2: bx, y2: by }),
+          s("polygon", { class: "rb-edge-hit", points: edgeHit(e) }),
           s("line", { class: "rb-edge-line", x1: ax, y1: ay, x2: bx, y2: by }),
         ),
       );

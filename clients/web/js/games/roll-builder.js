@@ -826,7 +826,7 @@ function render(root, ctx) {
       mapPanel(ctx, p, legal),
       h("div", { class: "rb-side" }, dicePanel(ctx, p, legal), legal.any ? thisTurn(ctx, p, legal) : poolSummary(ctx, p), eventPanel(ctx, p), playersPanel(ctx)),
     ),
-    h("div", { class: "rb-sheet" }, wonderPanel(ctx, p, legal), resourcesPanel(ctx, p), innovationsPanel(ctx, p, legal), buildingsPanel(ctx, p), visionariesPanel(ctx)),
+    h("div", { class: "rb-sheet" }, wonderPanel(ctx, p, legal), resourcesPanel(ctx, p), buildingsPanel(ctx, p), innovationsPanel(ctx, p, legal), visionariesPanel(ctx)),
   );
   root.replaceChildren(board);
 }
