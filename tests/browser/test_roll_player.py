@@ -155,6 +155,10 @@ async def test_the_portuguese_switch_shows_roll_player_terms(
         assert term.lower() in text.lower(), term
     assert "strength" not in text.lower() and "market" not in text.lower()
     assert "sua jogada" in text.lower()
+    # market cards carry Portuguese names too
+    for name in await page.evaluate("window.rollhouse.view.game.market"):
+        shown = await page.get_by_test_id(f"card-{name}").locator(".rp-card-name").inner_text()
+        assert shown and shown != name, name
     # a choice made in Portuguese lands on the sheet in Portuguese
     await page.locator(SEND).first.click()
     await page.wait_for_function(

@@ -29,6 +29,11 @@ def catalog_source() -> str:
     return f"{HEADER}export default {body};\n"
 
 
+def slug(name: str) -> str:
+    """A name as the board's string keys spell it (``Heavy Crossbow`` -> ``Heavy_Crossbow``)."""
+    return name.replace(" ", "_")
+
+
 def english_keys() -> set[str]:
     text = STRINGS_JS.read_text("utf-8")
     return set(KEY.findall(text[: text.index('"pt-BR": {')]))
@@ -40,7 +45,7 @@ def test_the_board_catalog_is_the_engine_data_file() -> None:
 
 
 def test_every_name_the_board_translates_has_a_string() -> None:
-    """Attributes, races, classes, colours, sets, kinds, phases and effects all have keys."""
+    """Attributes, races, classes, cards, alignments, backstories, phases, effects have keys."""
     data = json.loads(DATA.read_text("utf-8"))
     keys = english_keys()
     attrs = ["STR", "DEX", "CON", "INT", "WIS", "CHA"]
@@ -66,6 +71,10 @@ def test_every_name_the_board_translates_has_a_string() -> None:
     wanted |= {f"rp.align_col.{c}" for c in ("lawful", "neutral", "chaotic")}
     events = ("flipped", "swapped", "adjusted", "alignment_moved", "charisma_taken")
     wanted |= {f"rp.ev.{e}" for e in (*events, "gold_gained", "credit_gained", "salvaged")}
+    wanted |= {f"rp.card.{slug(c['name'])}" for c in data["market"]}
+    wanted |= {f"rp.ability.{slug(c['ability']['name'])}" for c in data["classes"]}
+    wanted |= {f"rp.align_name.{slug(a['name'])}" for a in data["alignments"]}
+    wanted |= {f"rp.story.{slug(b['name'])}" for b in data["backstories"]}
     assert wanted - keys == set()
 
 

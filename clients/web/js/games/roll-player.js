@@ -65,6 +65,12 @@ const className = (ctx, k) => tr(ctx, `rp.class.${k}`, k);
 const colourName = (ctx, c) => tr(ctx, `rp.colour.${c}`, c);
 const setName = (ctx, s) => tr(ctx, `rp.set.${s}`, s);
 const kindName = (ctx, k) => ctx.t(`rp.kind.${k}`);
+const slug = (n) => String(n).replace(/ /g, "_");
+const cardName = (ctx, n) => tr(ctx, `rp.card.${slug(n)}`, n);
+const abilityName = (ctx, n) => tr(ctx, `rp.ability.${slug(n)}`, n);
+const alignName = (ctx, n) => tr(ctx, `rp.align_name.${slug(n)}`, n);
+const storyName = (ctx, n) => tr(ctx, `rp.story.${slug(n)}`, n);
+const skillName = (ctx, p, k) => (k === "class" ? abilityName(ctx, CLASSES[p.class]?.ability.name) : cardName(ctx, k));
 
 // -- who is awaited (legal.awaiting, mirrored from the public view) -----------------------
 
@@ -172,7 +178,7 @@ function slotName(ctx, p, slot) {
 
 function targetText(ctx, p, c) {
   if (c.direction) return `${ARROW[c.direction]} ${ctx.t(`rp.dir.${c.direction}`)}`;
-  if (c.card) return c.card;
+  if (c.card) return cardName(ctx, c.card);
   if (c.slot === undefined || c.slot < 0) return "";
   if (c.other !== undefined && c.other >= 0) return ctx.t("rp.swap_pair", { a: slotName(ctx, p, c.slot), b: slotName(ctx, p, c.other) });
   if (c.delta) return `${slotName(ctx, p, c.slot)} ${signed(c.delta)}`;
@@ -200,24 +206,24 @@ export function commandText(ctx, c) {
     case "keep":
       return ctx.t(c.new ? "rp.cmd.keep_new" : "rp.cmd.keep_old", { value: c.new ? p.pending?.new : p.pending?.old });
     case "use_skill": {
-      const name = c.skill === "class" ? CLASSES[p.class]?.ability.name : c.skill;
+      const name = skillName(ctx, p, c.skill);
       const target = targetText(ctx, p, c);
       return target ? ctx.t("rp.cmd.use_skill_on", { skill: name, target }) : ctx.t("rp.cmd.use_skill", { skill: name });
     }
     case "buy": {
-      let text = ctx.t("rp.cmd.buy", { card: c.card });
+      let text = ctx.t("rp.cmd.buy", { card: cardName(ctx, c.card) });
       if (c.charisma) text += ` · ${ctx.t("rp.with_charisma", { n: c.charisma })}`;
-      if (c.drop?.length) text += ` · ${ctx.t("rp.dropping", { cards: c.drop.join(", ") })}`;
+      if (c.drop?.length) text += ` · ${ctx.t("rp.dropping", { cards: c.drop.map((n) => cardName(ctx, n)).join(", ") })}`;
       return text;
     }
     case "discard_card":
-      return ctx.t("rp.cmd.discard_card", { card: c.card });
+      return ctx.t("rp.cmd.discard_card", { card: cardName(ctx, c.card) });
     case "end_market_turn":
       return ctx.t("rp.cmd.end_market_turn");
     case "drop_weapon":
-      return ctx.t("rp.cmd.drop_weapon", { card: c.card });
+      return ctx.t("rp.cmd.drop_weapon", { card: cardName(ctx, c.card) });
     case "refresh":
-      return c.skill ? ctx.t("rp.cmd.refresh", { card: c.skill === "class" ? CLASSES[p.class]?.ability.name : c.skill }) : ctx.t("rp.cmd.refresh_none");
+      return c.skill ? ctx.t("rp.cmd.refresh", { card: skillName(ctx, p, c.skill) }) : ctx.t("rp.cmd.refresh_none");
     default:
       return JSON.stringify(c);
   }
@@ -354,7 +360,7 @@ function cardFace(ctx, name, { owner = null, exhausted = false, extra = "", chil
       c.arrow ? h("span", { class: "rp-arrow", title: t("rp.arrow"), text: ARROW[c.arrow] }) : null,
       price0 !== null ? h("span", { class: "rp-cost" }, gold(price0, "small")) : null,
     ),
-    h("strong", { class: "rp-card-name", text: name }),
+    h("strong", { class: "rp-card-name", text: cardName(ctx, name) }),
     detail,
     exhausted ? h("span", { class: "pill warn", text: t("rp.exhausted") }) : null,
     children,
@@ -410,7 +416,7 @@ function market(ctx) {
       const due = Math.max(0, cost - Math.min(p?.credit || 0, cost) - c.charisma);
       let label = t("rp.buy_for", { gold: due });
       if (c.charisma) label += ` + ${t("rp.charisma_n", { n: c.charisma })}`;
-      if (c.drop.length) label += ` · ${t("rp.dropping", { cards: c.drop.join(", ") })}`;
+      if (c.drop.length) label += ` · ${t("rp.dropping", { cards: c.drop.map((n) => cardName(ctx, n)).join(", ") })}`;
       controls.push(
         button(ctx, label, { cls: "primary", testid: `buy-${i}${c.charisma ? `-c${c.charisma}` : ""}${c.drop.length ? `-d${c.drop.join("+")}` : ""}`, onclick: () => act(ctx, c) }),
       );
@@ -481,7 +487,7 @@ function targetPanel(ctx, tg) {
   const first = ctx.ui.rp?.first;
   const chosen = ctx.ui.rp?.slot;
   const title = tg.skill
-    ? t("rp.using", { skill: tg.skill === "class" ? CLASSES[p.class]?.ability.name : tg.skill })
+    ? t("rp.using", { skill: skillName(ctx, p, tg.skill) })
     : t(`rp.action_long.${tg.action}`);
   parts.push(h("p", { class: "rp-choice-title", text: title }));
   const plain = tg.commands.filter((c) => !hasSlot(c) && !c.direction && !c.card);
@@ -515,7 +521,7 @@ function targetPanel(ctx, tg) {
         dirs.map((c) => button(ctx, `${ARROW[c.direction]} ${t(`rp.dir.${c.direction}`)}`, { cls: "primary", testid: `dir-${c.direction}`, onclick: () => act(ctx, c) })),
       ),
     );
-  if (cards.length) parts.push(h("div", { class: "actions" }, cards.map((c) => button(ctx, c.card, { cls: "primary", testid: `salvage-${c.card}`, onclick: () => act(ctx, c) }))));
+  if (cards.length) parts.push(h("div", { class: "actions" }, cards.map((c) => button(ctx, cardName(ctx, c.card), { cls: "primary", testid: `salvage-${c.card}`, onclick: () => act(ctx, c) }))));
   const tail = [];
   for (const c of plain) {
     const label = tg.skill
@@ -614,7 +620,7 @@ function decisionPanel(ctx) {
                   ATTRS.map((a, i) => h("tr", {}, h("th", { text: attrName(ctx, i) }), h("td", { text: k.goals[a][0] }), h("td", {}, stars(k.goals[a][1])))),
                 ),
               ),
-              h("span", { class: "rp-ability" }, h("strong", { text: `${k.ability.name}: ` }), effectText(ctx, k.ability)),
+              h("span", { class: "rp-ability" }, h("strong", { text: `${abilityName(ctx, k.ability.name)}: ` }), effectText(ctx, k.ability)),
               h("div", { class: "actions" }, button(ctx, t("rp.choose"), { cls: "primary", testid: `choose-${c.klass}`, onclick: () => act(ctx, c) })),
             );
           }),
@@ -804,7 +810,7 @@ function alignmentGrid(ctx, p, seat, tg) {
   return h(
     "div",
     { class: "rp-align", testid: `alignment-${seat}` },
-    h("div", { class: "rp-align-title" }, h("span", { class: "label", text: t("rp.alignment") }), h("strong", { text: p.alignment || "—" })),
+    h("div", { class: "rp-align-title" }, h("span", { class: "label", text: t("rp.alignment") }), h("strong", { text: p.alignment ? alignName(ctx, p.alignment) : "—" })),
     h(
       "div",
       { class: "rp-align-grid", role: "grid", "aria-label": t("rp.alignment") },
@@ -919,7 +925,7 @@ function ownedCards(ctx, p, seat) {
     ? h(
         "div",
         { class: `rp-ability${p.exhausted.includes("class") ? " exhausted" : ""}`, testid: `ability-${seat}` },
-        h("strong", { text: `${klass.ability.name}: ` }),
+        h("strong", { text: `${abilityName(ctx, klass.ability.name)}: ` }),
         effectText(ctx, klass.ability),
         p.exhausted.includes("class") ? h("span", { class: "pill warn", text: ` ${t("rp.exhausted")}` }) : null,
         skillsUsable.has("class") ? button(ctx, t("rp.use"), { kind: "rp-aux", testid: "use-class", onclick: () => setUi(ctx, { skill: "class", first: null, slot: null }) }) : null,
@@ -980,7 +986,7 @@ function sheet(ctx, p, seat) {
         "div",
         { class: "rp-id" },
         h("span", { class: "label", text: t("rp.backstory") }),
-        h("strong", { text: p.backstory || "—" }),
+        h("strong", { text: p.backstory ? storyName(ctx, p.backstory) : "—" }),
         wants.length ? h("span", { class: "rp-wants", title: t("rp.backstory_hint") }, wants.map(([c, s], r) => h("span", { class: `rp-want c-${c}`, title: `${attrName(ctx, r)} ${s}: ${colourName(ctx, c)}`, text: String(s) }))) : null,
       ),
       h(
@@ -1034,7 +1040,7 @@ function finalTable(ctx) {
       t("rp.final.traits"),
       seats.map((s) => {
         const traits = Object.entries(score(s).traits || {});
-        return h("td", { class: "num" }, traits.length ? traits.map(([k, v]) => h("span", { class: "rp-item" }, `${k} `, stars(v), " ")) : stars(0));
+        return h("td", { class: "num" }, traits.length ? traits.map(([k, v]) => h("span", { class: "rp-item" }, `${cardName(ctx, k)} `, stars(v), " ")) : stars(0));
       }),
     ),
   );
@@ -1194,22 +1200,22 @@ function describe(previousView, view, events, ctx) {
         b.players.forEach((p, s) =>
           p.exhausted
             .filter((k) => !a.players[s].exhausted.includes(k))
-            .forEach((k) => line("rp.ev.skill", { name: name(s), skill: k === "class" ? CLASSES[p.class]?.ability.name : k })),
+            .forEach((k) => line("rp.ev.skill", { name: name(s), skill: skillName(ctx, p, k) })),
         );
         break;
       case "bought":
-        b.players.forEach((p, s) => p.cards.filter((c) => !a.players[s].cards.includes(c)).forEach((c) => line("rp.ev.bought", { name: name(s), card: c })));
+        b.players.forEach((p, s) => p.cards.filter((c) => !a.players[s].cards.includes(c)).forEach((c) => line("rp.ev.bought", { name: name(s), card: cardName(ctx, c) })));
         break;
       case "market_discarded": {
         const card = a.market.find((c) => !b.market.includes(c)) || "";
-        if (actor !== null && actor !== undefined) line("rp.ev.discarded", { name: name(actor), card, gold: b.players[actor].gold - a.players[actor].gold });
+        if (actor !== null && actor !== undefined) line("rp.ev.discarded", { name: name(actor), card: cardName(ctx, card), gold: b.players[actor].gold - a.players[actor].gold });
         break;
       }
       case "weapon_dropped":
-        if (once(event)) b.players.forEach((p, s) => a.players[s].cards.filter((c) => !p.cards.includes(c)).forEach((c) => line("rp.ev.dropped", { name: name(s), card: c })));
+        if (once(event)) b.players.forEach((p, s) => a.players[s].cards.filter((c) => !p.cards.includes(c)).forEach((c) => line("rp.ev.dropped", { name: name(s), card: cardName(ctx, c) })));
         break;
       case "refreshed":
-        if (once(event)) b.players.forEach((p, s) => a.players[s].exhausted.filter((k) => !p.exhausted.includes(k)).forEach((k) => line("rp.ev.refreshed", { name: name(s), card: k === "class" ? CLASSES[p.class]?.ability.name : k })));
+        if (once(event)) b.players.forEach((p, s) => a.players[s].exhausted.filter((k) => !p.exhausted.includes(k)).forEach((k) => line("rp.ev.refreshed", { name: name(s), card: skillName(ctx, p, k) })));
         break;
       case "cleaned_up":
         line("rp.ev.cleanup", { name: name(b.start) }, "round");
