@@ -3,9 +3,12 @@
 Exception tree::
 
     RollhouseError (Exception)
-    └── Rejection                 a command or an option refused; carries a stable code
-        ├── InvalidCommand (+ ValueError)   malformed data: unknown type, bad field
-        └── (every game's own rejections, e.g. ``rollie/pile_empty``)
+    └── CodedError                carries a stable ``code``, a ``message`` and ``details``
+        ├── Rejection             a command or an option refused
+        │   ├── InvalidCommand (+ ValueError)   malformed data: unknown type, bad field
+        │   ├── BadOptions (+ ValueError), GameOver, NotASeat
+        │   └── every game's own rejections, e.g. ``rollie/pile_empty``
+        └── server.store.StoreError and its family
 
 A rejection never changes state: ``decide`` raises it before producing events.
 Codes are namespaced ``<area>/<reason>`` and never change once published; the
@@ -21,10 +24,10 @@ class RollhouseError(Exception):
     """Base class of every error the engine raises on purpose."""
 
 
-class Rejection(RollhouseError):
-    """A command refused by the rules, with a stable ``code`` and a human ``message``."""
+class CodedError(RollhouseError):
+    """An error with a stable namespaced ``code``, a human ``message`` and plain ``details``."""
 
-    code: str = "engine/rejected"
+    code: str = "rollhouse/error"
 
     def __init__(self, message: str, *, code: str | None = None, **details: Any) -> None:
         super().__init__(message)
@@ -39,6 +42,12 @@ class Rejection(RollhouseError):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.code!r}, {self.message!r})"
+
+
+class Rejection(CodedError):
+    """A command refused by the rules, with a stable ``code`` and a human ``message``."""
+
+    code = "engine/rejected"
 
 
 class InvalidCommand(Rejection, ValueError):

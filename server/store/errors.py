@@ -2,7 +2,7 @@
 
 Exception tree::
 
-    RollhouseError (engine.errors)
+    CodedError (engine.errors: code, message, details, to_data)
     └── StoreError                 store/error (or a more precise store/... code)
         ├── StoreConflict          store/conflict: the log is not at the expected seq
         └── StoreUnavailable       store/unavailable: the backend is down or closed
@@ -13,29 +13,13 @@ Input mistakes (a bad room id, a bad URL, data msgpack cannot carry) are plain
 
 from __future__ import annotations
 
-from typing import Any
-
-from engine.errors import RollhouseError
+from engine.errors import CodedError
 
 
-class StoreError(RollhouseError):
+class StoreError(CodedError):
     """Base of every error the store raises on purpose; carries a stable ``code``."""
 
-    code: str = "store/error"
-
-    def __init__(self, message: str, *, code: str | None = None, **details: Any) -> None:
-        super().__init__(message)
-        if code is not None:
-            self.code = code
-        self.message = message
-        self.details = details
-
-    def to_data(self) -> dict[str, Any]:
-        """Plain data for the wire: ``{"code", "message", **details}``."""
-        return {"code": self.code, "message": self.message, **self.details}
-
-    def __repr__(self) -> str:
-        return f"{type(self).__name__}({self.code!r}, {self.message!r})"
+    code = "store/error"
 
 
 class StoreConflict(StoreError):
