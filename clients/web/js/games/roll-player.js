@@ -714,7 +714,7 @@ function allMoves(ctx, legal, alone) {
   const details = h(
     "details",
     { class: `rp-all${alone ? " panel" : ""}`, testid: "all-moves", open: ctx.ui.rp?.all ? true : null, ontoggle: (e) => ((ctx.ui.rp ||= {}).all = e.target.open) },
-    h("summary", { text: ctx.t("rp.all_moves", { n: legal.length }) }),
+    h("summary", { text: ctx.t(legal.every((c) => ["use_skill", "drop_weapon"].includes(c.type)) ? "rp.anytime_moves" : "rp.all_moves", { n: legal.length }) }),
     h(
       "div",
       { class: "rp-all-list" },
