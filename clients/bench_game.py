@@ -10,19 +10,16 @@ The SDK client is subclassed only to timestamp sends, acks, rejections and patch
 from __future__ import annotations
 
 import asyncio
-import random
-from collections.abc import Callable
 from typing import Any
 
 import httpx
 
 from clients.bench_record import Recorder, Totals
-from clients.botplay import choose
-from clients.sdk import Client, ClientError, CommandRejected
+from clients.botplay import play_seat
+from clients.sdk import Client, ClientError
 
 PLAYERS = 6
 VIEWERS = PLAYERS + 1
-RATE_LIMITED = "room/rate_limited"
 
 
 class TimedClient(Client):
@@ -104,40 +101,10 @@ async def seat_tables(
     )
 
 
-async def bench_seat(client: Client, seed: int) -> None:
-    """Play the ``push`` bot until the game ends, as fast as the server lets it."""
-    rng = random.Random(seed)
-    while True:
-        view = await client.wait_for(
-            lambda v: v["room"]["status"] == "finished" or bool((v.get("you") or {}).get("legal")),
-            timeout=60,
-        )
-        if view["room"]["status"] == "finished":
-            return
-        seq = client.seq
-        command = choose(client.game or "", "push", view, rng)
-        if command is None:
-            continue
-        try:
-            await client.send(command)
-        except CommandRejected as exc:
-            if exc.code == RATE_LIMITED:  # the server's per-connection limit: back off
-                await asyncio.sleep(0.02)
-                continue
-        await client.wait_for(_moved_past(client, seq), timeout=60)
-
-
-def _moved_past(client: Client, seq: int) -> Callable[[dict[str, Any]], bool]:
-    """The predicate: the client's mirror is past ``seq``, or the game is over."""
-    return lambda _: client.seq > seq or _over(client)
-
-
-def _over(client: Client) -> bool:
-    return client.view is not None and client.view["room"]["status"] == "finished"
-
-
 async def play_table(table: Table, seed: int) -> None:
-    await asyncio.gather(*(bench_seat(p, seed * 10 + i) for i, p in enumerate(table.players)))
+    await asyncio.gather(
+        *(play_seat(p, "push", seed=seed * 10 + i) for i, p in enumerate(table.players))
+    )
 
 
 class GameSlots:

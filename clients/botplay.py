@@ -8,7 +8,6 @@ A rejection (another player was faster to the last bill) just means: look again.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import random
 from collections.abc import Callable
 from typing import Any
@@ -36,14 +35,22 @@ def choose(
 
 
 async def play_seat(
-    client: Client, policy: str = "", delay: float = 0.0, seed: int | None = None
+    client: Client,
+    policy: str = "",
+    delay: float = 0.0,
+    seed: int | None = None,
+    patience: float | None = 60.0,
 ) -> dict[str, Any]:
-    """Play until the game ends; returns the final view."""
+    """Play until the game ends; returns the final view.
+
+    ``patience`` bounds each wait for something to do (None: wait for ever, e.g. for
+    a human with no clock). A ``room/rate_limited`` answer backs off and tries again.
+    """
     rng = random.Random(seed)
     while True:
         view = await client.wait_for(
             lambda v: v["room"]["status"] == "finished" or bool((v.get("you") or {}).get("legal")),
-            timeout=60,
+            timeout=patience,
         )
         if view["room"]["status"] == "finished":
             return view
@@ -53,9 +60,13 @@ async def play_seat(
             continue
         if delay:
             await asyncio.sleep(delay * rng.uniform(0.5, 1.5))
-        with contextlib.suppress(CommandRejected):  # someone was faster: look again
+        try:
             await client.send(command)
-        await client.wait_for(_moved_past(client, seq), timeout=60)
+        except CommandRejected as exc:  # someone was faster: look again
+            if exc.code == "room/rate_limited":
+                await asyncio.sleep(0.05)
+                continue
+        await client.wait_for(_moved_past(client, seq), timeout=patience)
 
 
 def _moved_past(client: Client, seq: int) -> Callable[[dict[str, Any]], bool]:

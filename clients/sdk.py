@@ -299,9 +299,9 @@ class Client:
         await self._ws.send(self.codec.encode_data({"type": "ping", "nonce": 1}))
 
     async def wait_for(
-        self, predicate: Callable[[dict[str, Any]], Any], timeout: float = 10.0
+        self, predicate: Callable[[dict[str, Any]], Any], timeout: float | None = 10.0
     ) -> dict[str, Any]:
-        """Wait until ``predicate(view)`` holds; returns the view."""
+        """Wait until ``predicate(view)`` holds; returns the view (``timeout=None``: no bound)."""
 
         async def check() -> dict[str, Any]:
             async with self._changed:
