@@ -27,8 +27,6 @@ from engine.core import get_game
 
 DEFAULT_DELAY = 0.6
 """A human-like pause before each move (seconds, randomised 0.5x-1.5x)."""
-PATIENCE = 30.0
-"""How long one wait lasts before looking again (the room may wait for humans)."""
 
 
 def add_parser(subparsers: Any) -> None:
@@ -133,13 +131,8 @@ def check_policy(game: str, policy: str) -> str | None:
 
 
 async def play(client: Client, policy: str, delay: float, seed: int | None) -> dict[str, Any]:
-    """Play the seat to the end, however long the room waits for others."""
-    while True:
-        try:
-            await client.wait_for(lambda v: v["room"]["status"] != "waiting", timeout=PATIENCE)
-            return await play_seat(client, policy, delay, seed)
-        except TimeoutError:
-            continue  # nobody moved for a while (waiting room, slow human): keep waiting
+    """Play the seat to the end, however long the room waits for others (a slow human)."""
+    return await play_seat(client, policy, delay, seed, patience=None)
 
 
 def summary(client: Client, policy: str, view: dict[str, Any]) -> str:
