@@ -33,6 +33,7 @@ from rich.text import Text
 GAME_MODULES: dict[str, str] = {"rollie": "clients.terminal_rollie"}
 """Game name -> module rendering its table (Roll Player and Roll Builder come later)."""
 GAME_MODULES["roll-player"] = "clients.terminal_roll_player"
+GAME_MODULES["roll-builder"] = "clients.terminal_roll_builder"
 
 COMMON_HELP: list[tuple[str, str]] = [("?", "show or hide this help"), ("q", "quit")]
 

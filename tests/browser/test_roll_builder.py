@@ -185,7 +185,7 @@ async def screenshot(path: Path) -> None:
         await click_first(page, EDGE)
         await page.wait_for_function(SETTLED, timeout=10000)
         await page.wait_for_timeout(400)
-        await page.locator(".rb").screenshot(path=str(path), animations="disabled")
+        await page.screenshot(path=str(path), full_page=True, animations="disabled")
         await browser.close()
 
 

@@ -791,9 +791,9 @@ function finalPanel(ctx) {
             h(
               "tbody",
               {},
-              [...byCat.entries()].map(([cat, its]) => [
+              [...byCat.entries()].flatMap(([cat, its]) => [
                 h("tr", { class: "rb-cat" }, h("th", { scope: "row", text: t(`rb.cat.${cat}`) }), h("td", { class: "num", text: String(its.reduce((a, i) => a + i.points, 0)) })),
-                its.map((it) => h("tr", { class: "rb-item" }, h("td", { text: itemLabel(it.label, t) }), h("td", { class: "num", text: String(it.points) }))),
+                ...its.map((it) => h("tr", { class: "rb-item" }, h("td", { text: itemLabel(it.label, t) }), h("td", { class: "num", text: String(it.points) }))),
               ]),
               h("tr", { class: "rb-total" }, h("th", { scope: "row", text: t("rb.final.total") }), h("td", { class: "num total", testid: `final-total-${p.seat}`, text: String(p.score) })),
               solo ? h("tr", { class: "rb-item" }, h("td", { text: t("rb.target", { n: g.event.target }) }), h("td", { class: "num", text: String(g.event.target) })) : null,
@@ -823,10 +823,19 @@ function render(root, ctx) {
     h(
       "div",
       { class: "rb-top" },
-      mapPanel(ctx, p, legal),
-      h("div", { class: "rb-side" }, dicePanel(ctx, p, legal), legal.any ? thisTurn(ctx, p, legal) : poolSummary(ctx, p), eventPanel(ctx, p), playersPanel(ctx)),
+      h("div", { class: "rb-main" }, mapPanel(ctx, p, legal), h("div", { class: "rb-under" }, wonderPanel(ctx, p, legal), resourcesPanel(ctx, p))),
+      h(
+        "div",
+        { class: "rb-side" },
+        dicePanel(ctx, p, legal),
+        legal.any ? thisTurn(ctx, p, legal) : g.over ? null : poolSummary(ctx, p),
+        eventPanel(ctx, p),
+        playersPanel(ctx),
+        buildingsPanel(ctx, p),
+      ),
     ),
-    h("div", { class: "rb-sheet" }, wonderPanel(ctx, p, legal), resourcesPanel(ctx, p), buildingsPanel(ctx, p), innovationsPanel(ctx, p, legal), visionariesPanel(ctx)),
+    innovationsPanel(ctx, p, legal),
+    visionariesPanel(ctx),
   );
   root.replaceChildren(board);
 }
@@ -856,12 +865,6 @@ function describe(previousView, view, events, ctx) {
     if (seen.has(ev)) continue;
     seen.add(ev);
     switch (ev) {
-      case "road_placed":
-        for (const p of b.players) {
-          const n = p.map.roads.length - a.players[p.seat].map.roads.length;
-          if (n > 0) line(n > 1 ? "rb.ev.roads" : "rb.ev.road", { name: ctx.seatName(p.seat), n });
-        }
-        break;
       case "built":
         for (const p of b.players) {
           const before = new Map(a.players[p.seat].map.spaces.map((sp) => [hexKey(sp.q, sp.r), sp.building]));
