@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.roll_player.legal import awaiting
 from engine.roll_player.model import Die, Player, State
-from engine.roll_player.scoring import breakdown
+from engine.roll_player.scoring import breakdown, winners
 
 
 def _die(d: Die | None) -> dict[str, Any] | None:
@@ -71,4 +72,6 @@ def view(s: State, viewer: int | None) -> dict[str, Any]:
         "class_draws": [list(d) for d in s.class_draws],
         "starting": [[_die(d) for d in ds] for ds in s.starting],
         "players": [_player(p, s.phase == "over") for p in s.players],
+        "awaiting": sorted(awaiting(s)),
+        "winners": list(winners(s.players)[1]) if s.phase == "over" else None,
     }

@@ -75,6 +75,7 @@ const skillName = (ctx, p, k) => (k === "class" ? abilityName(ctx, CLASSES[p.cla
 // -- who is awaited (legal.awaiting, mirrored from the public view) -----------------------
 
 export function awaiting(g) {
+  if (Array.isArray(g.awaiting)) return g.awaiting; // the engine says so (newer servers)
   if (g.phase === "over") return [];
   const out = new Set();
   g.players.forEach((p, i) => p.pending && out.add(i));
@@ -90,6 +91,7 @@ export function totalRounds(seats) {
 
 // Winners as the engine decides them: most stars, then most gold, then fewest class dice.
 export function winners(g) {
+  if (Array.isArray(g.winners)) return g.winners; // the engine's own tie-breaks
   const key = (p) => [p.score?.total ?? 0, p.gold, -(p.score?.class_dice ?? 0)];
   const keys = g.players.map(key);
   const best = keys.reduce((a, b) => (cmp(a, b) >= 0 ? a : b));
