@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from engine.core import get_game
+from engine.core import get_game, replay
 from engine.errors import NotASeat
 from engine.roll_player import GAME
 from engine.roll_player.commands import Act, Keep, PlaceStart, Refresh, SkipAction
@@ -108,3 +108,17 @@ def test_spectator_sees_what_seats_see() -> None:
     assert seat_view == spectator
     assert GAME.public_view
     assert "bag" not in spectator and spectator["bag_count"] == 73 - 21 - 4
+
+
+def test_view_names_the_awaited_seats_and_the_winners() -> None:
+    """The view says whose clock runs and, once over, the winners with the engine's tie-breaks."""
+    seen: list[bool] = []
+    events = play(
+        2,
+        11,
+        hook=lambda s: seen.append(GAME.view(s, None)["awaiting"] == sorted(GAME.awaiting(s))),
+    )
+    assert seen and all(seen)
+    state = replay(GAME, events)
+    result = GAME.result(state)
+    assert result is not None and GAME.view(state, None)["winners"] == list(result.winners)
