@@ -754,11 +754,23 @@ const LABELS = [
   [/^Wonder boxes$/, "rb.item.wonder"],
 ];
 function itemLabel(label, t) {
+  const end = label.match(/^(\d+) per (\d+) (\w+) \((\d+)\)$/);
+  if (end) return t("rb.item.end_points", { points: end[1], per: end[2], metric: t(`rb.metric.${end[3]}`), n: end[4] });
   for (const [re, key] of LABELS) {
     const m = label.match(re);
     if (m) return t(key, { a: m[1], b: m[2] });
   }
   return label;
+}
+
+function meter(score, target, t) {
+  const top = Math.max(score, target) * 1.15 || 1;
+  return h(
+    "div",
+    { class: `rb-meter${score > target ? " ok" : ""}`, role: "img", "aria-label": t("rb.final.meter", { score, target }) },
+    h("div", { class: "rb-meter-bar", style: `width:${((score / top) * 100).toFixed(1)}%` }, h("span", { text: String(score) })),
+    h("div", { class: "rb-meter-target", style: `left:${((target / top) * 100).toFixed(1)}%` }, h("span", { text: t("rb.target", { n: target }) })),
+  );
 }
 
 function finalPanel(ctx) {
@@ -775,6 +787,7 @@ function finalPanel(ctx) {
     { class: `panel final rb-final${solo && !winners.length ? " fell" : ""}`, testid: "final-scores" },
     h("h2", { text: t("rb.final.title") }),
     h("p", { class: "winner-line", testid: solo ? "rb-survival" : "winners", "data-survived": solo ? String(!!winners.length) : null }, h("span", { class: "trophy", "aria-hidden": "true", text: winners.length ? "★ " : "☠ " }), headline),
+    solo ? meter(g.players[0].score, g.event.target, t) : null,
     h(
       "div",
       { class: "rb-final-cards" },
