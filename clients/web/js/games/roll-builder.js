@@ -234,10 +234,11 @@ function dicePanel(ctx, p, legal) {
             ["road", "build", "wonder"].map((action) => {
               const c = options.find((o) => o.action === action);
               const glyph = action === "road" ? "roads" : action;
-              const label = t(`rb.use.${action}`, { n: shown });
+              const idle = c && wasted(p, action, shown);
+              const label = (action === "road" && shown === 1 ? t("rb.use.road_one") : t(`rb.use.${action}`, { n: shown })) + (idle ? ` — ${t(`rb.idle.${action}`)}` : "");
               return h(
                 "button",
-                { type: "button", class: "btn small rb-use", testid: `use-${i}-${action}`, disabled: !c || busy, title: label, "aria-label": label, onclick: () => act(ctx, c) },
+                { type: "button", class: `btn small rb-use${idle ? " idle" : ""}`, testid: `use-${i}-${action}`, disabled: !c || busy, title: label, "aria-label": label, onclick: () => act(ctx, c) },
                 icon(glyph, 16),
                 h("span", { text: t(`rb.action.${action}`) }),
               );
@@ -278,6 +279,14 @@ function dicePanel(ctx, p, legal) {
   );
 }
 
+// A building or wonder die that nothing can use now would be lost: the button says so.
+function wasted(p, action, face) {
+  if (action === "build")
+    return !p.map.spaces.some((sp) => sp.terrain === "land" && !sp.partial && sp.connected && !sp.building);
+  if (action === "wonder") return !p.wonder.boxes.some((b) => b.available && b.n === face);
+  return false;
+}
+
 function turnList(ctx) {
   const { game: g, t } = ctx;
   return h(
@@ -301,7 +310,7 @@ function turnList(ctx) {
 function thisTurn(ctx, p, legal) {
   const { t } = ctx;
   const rows = [];
-  if (p.roads_left) rows.push(h("li", { testid: "pool-roads" }, icon("roads", 18), t("rb.pool.roads", { n: p.roads_left })));
+  if (p.roads_left) rows.push(h("li", { testid: "pool-roads" }, icon("roads", 18), (p.roads_left === 1 ? t("rb.pool.road_one") : t("rb.pool.roads", { n: p.roads_left }))));
   for (const b of p.builds) rows.push(h("li", { class: "pool-build" }, icon("build", 18), b ? t("rb.pool.build_n", { n: b }) : t("rb.pool.build_any")));
   for (const w of p.wonders) rows.push(h("li", { class: "pool-wonder" }, icon("wonder", 18), w ? t("rb.pool.wonder_n", { n: w }) : t("rb.pool.wonder_any")));
   const res = RESOURCES.filter((r) => p.pool[r]);
@@ -862,7 +871,7 @@ function poolSummary(ctx, p) {
     { class: "panel rb-pool-panel", testid: "rb-pool", "aria-label": t("rb.this_turn") },
     h("h2", { text: t("rb.this_turn") }),
     res.length ? h("div", { class: "rb-pool-res" }, res.map((r) => h("span", { class: "rb-res", title: t(`rb.res.${r}`) }, icon(r, 20), h("b", { text: String(p.pool[r]) })))) : null,
-    p.roads_left ? h("p", {}, icon("roads", 18), ` ${t("rb.pool.roads", { n: p.roads_left })}`) : null,
+    p.roads_left ? h("p", {}, icon("roads", 18), ` ${(p.roads_left === 1 ? t("rb.pool.road_one") : t("rb.pool.roads", { n: p.roads_left }))}`) : null,
     h("p", { class: "muted", text: p.done ? t("rb.is_done") : t("rb.playing") }),
   );
 }
