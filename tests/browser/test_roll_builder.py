@@ -156,6 +156,41 @@ async def test_the_portuguese_switch_translates_the_board(
     )
 
 
+async def test_a_player_views_the_bots_city_read_only_in_its_tab(
+    live_server: LiveServer, new_page: NewPage
+) -> None:
+    """With two seats, a tab shows the other city (its own sheet, no controls) and back."""
+    room = (
+        await live_server.create_room(
+            "roll-builder",
+            2,
+            options={"city": ["tidehaven", "highcrag"]},
+            room={"clock": 0, "bots": 1, "bot_delay": 0.05},
+        )
+    )["room"]
+    page = await new_page("Ana")
+    await page.goto(table_url(live_server.url, room))
+    await page.wait_for_selector(use_die(0, "road"), timeout=15000)
+    seat = int(await page.evaluate("window.rollhouse.seat"))
+    other = 1 - seat
+    cities = await page.evaluate("window.rollhouse.view.game.players.map((p) => p.city.name)")
+
+    await page.get_by_test_id(f"city-tab-{other}").click()
+    await page.wait_for_selector(f"[data-testid=map-{other}]", timeout=5000)
+    assert cities[other] in await page.get_by_test_id(f"city-{other}").get_attribute("aria-label")
+    assert (
+        await page.locator(
+            ".rb-use, .rb-edge.legal, .rb-hex.legal, [data-testid=done-button]"
+        ).count()
+        == 0
+    )
+
+    await page.get_by_test_id(f"city-tab-{seat}").click()
+    await page.wait_for_selector(f"[data-testid=map-{seat}]", timeout=5000)
+    await page.wait_for_selector(use_die(0, "road"), timeout=5000)
+    assert cities[seat] in await page.get_by_test_id(f"city-{seat}").get_attribute("aria-label")
+
+
 # -- the screenshot ---------------------------------------------------------------------------------
 
 
