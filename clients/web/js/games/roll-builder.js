@@ -6,6 +6,7 @@
 import { addStrings } from "../i18n.js";
 import strings from "../i18n/roll-builder.js";
 import { RESOURCES, edgeKey, effectGlyphs, hexMap, icon, metricValue, sprite } from "./roll-builder-hexmap.js";
+import { h } from "../dom.js";
 
 addStrings(strings);
 
@@ -21,19 +22,6 @@ if (typeof document !== "undefined" && !document.querySelector("link[data-rb-css
 const TURN_BONUS = { 5: "idea", 10: "build", 15: "wonder" };
 const CATEGORIES = ["buildings", "roads", "innovations", "resources", "wonder", "bonus"];
 
-function h(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "class") node.className = v;
-    else if (k === "text") node.textContent = v;
-    else if (k === "testid") node.dataset.testid = v;
-    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else node.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) node.append(c);
-  return node;
-}
 
 const hexKey = (q, r) => `${q},${r}`;
 

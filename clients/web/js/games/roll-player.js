@@ -10,6 +10,7 @@
 import { addStrings } from "../i18n.js";
 import STRINGS from "../i18n/roll-player.js";
 import CATALOG from "./roll-player-catalog.js";
+import { h } from "../dom.js";
 
 addStrings(STRINGS);
 
@@ -35,19 +36,6 @@ const BACKSTORIES = Object.fromEntries(CATALOG.backstories.map((b) => [b.name, b
 const SETS = Object.fromEntries(Object.entries(CATALOG.armor_sets).filter(([k]) => k !== "source"));
 const RULES = CATALOG.rules;
 
-function h(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "class") node.className = v;
-    else if (k === "text") node.textContent = v;
-    else if (k === "testid") node.dataset.testid = v;
-    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else node.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) node.append(c);
-  return node;
-}
 
 const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
 const cap = (s) => (s ? s[0].toUpperCase() + s.slice(1) : s);

@@ -1,6 +1,8 @@
 // Rollie's board: dice, Bank, Start tokens, every seat's Bet and Wallet, the actions,
 // and the final scoring table. See js/games/index.js for the module interface.
 
+import { h } from "../dom.js";
+
 // Bonus token amounts per colour, 1st place first (docs/rules/rollie.md; the engine's
 // TABLE.bonuses). Used only when the view does not carry them itself.
 const BONUSES = { "-5": [100, 60, 40], 0: [80, 50, 30], 2: [70, 40, 20], 5: [50, 30], 10: [] };
@@ -8,19 +10,6 @@ const BONUSES = { "-5": [100, 60, 40], 0: [80, 50, 30], 2: [70, 40, 20], 5: [50,
 const vclass = (v) => `v${String(v).replace("-", "m")}`;
 const fmt = (v) => (Number(v) < 0 ? `−${Math.abs(v)}` : String(v));
 
-function h(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "class") node.className = v;
-    else if (k === "text") node.textContent = v;
-    else if (k === "testid") node.dataset.testid = v;
-    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else node.setAttribute(k, v === true ? "" : v);
-  }
-  for (const c of children.flat()) if (c !== null && c !== undefined && c !== false) node.append(c);
-  return node;
-}
 
 // Short effects started by describe(). Every redraw replaces the elements, so an
 // element drawn during an effect gets a negative animation-delay: the animation goes
