@@ -218,16 +218,15 @@ class Room:
             "server_time": self.now(),
         }
         missed = self._missed(viewer, last_seq)
-        snapshot = {**base, "seq": self.model.seq, "view": self.views.snapshot(viewer)}
-        if missed is not None:
-            frames = [peer.encode(p) for p in missed]
-            resume = peer.encode({**base, "seq": last_seq, "view": None})
-            if len(resume) + sum(len(f) for f in frames) < len(peer.encode(snapshot)):
-                peer.send_frame(resume)
+        snapshot = peer.encode({**base, "seq": self.model.seq, "view": self.views.snapshot(viewer)})
+        if missed is not None:  # resume with the patches when they weigh less than a snapshot
+            frames = [peer.encode({**base, "seq": last_seq, "view": None})]
+            frames += [peer.encode(patch) for patch in missed]
+            if sum(len(frame) for frame in frames) < len(snapshot):
                 for frame in frames:
                     peer.send_frame(frame)
                 return
-        peer.send_frame(peer.encode(snapshot))
+        peer.send_frame(snapshot)
 
     def _missed(self, viewer: Viewer, last_seq: int | None) -> list[Message] | None:
         """The patches after ``last_seq`` if this room still holds all of them."""

@@ -102,10 +102,14 @@ async def test_rejoin_after_missing_patches_matches_a_spectator(live_server: Liv
         await Client(live_server.ws_url, room, name=n, reconnect=False).connect() for n in "abc"
     ]
     a, b, c = players
-    view = await watcher.wait_for(
-        lambda v: v["game"]["phase"] == "rolling" and v["room"]["status"] == "playing"
-    )
-    await players[view["game"]["first_player"]].send({"type": "roll"})
+    while True:  # roll until the dice differ (a Rollie ends the round without decisions)
+        view = await watcher.wait_for(
+            lambda v: v["game"]["phase"] == "rolling" and v["room"]["status"] == "playing"
+        )
+        seq = await players[view["game"]["first_player"]].send({"type": "roll"})
+        view = await watcher.wait_seq(seq)
+        if view["game"]["phase"] == "deciding":
+            break
     await c.wait_seq(watcher.seq)
     token, seat, left_at, left_view = c.seat_token, c.seat, c.seq, c.view
     await c.close()
