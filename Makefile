@@ -24,7 +24,7 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check .
 
 typecheck: $(STAMP)
-	$(BIN)/mypy engine protocol
+	$(BIN)/mypy engine protocol server clients
 
 bench: $(STAMP)
 	$(BIN)/rollhouse bench $(BENCH_ARGS)

@@ -284,7 +284,7 @@ def command_text(command: dict[str, Any], view: dict[str, Any] | None) -> str:
         return f"build {command['building']} {names.get(command['building'], '')} on {q},{r}"
     if kind == "mark_space":
         q, r = command["space"]
-        space = next(
+        space: dict[str, Any] = next(
             (s for s in me.get("map", {}).get("spaces", []) if (s["q"], s["r"]) == (q, r)), {}
         )
         return f"cross off {q},{r} ({effect_text(space.get('effect'))})"

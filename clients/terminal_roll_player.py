@@ -72,7 +72,7 @@ HELP: list[tuple[str, str]] = [
     ("lines", "a number sends that move; 'list' shows them all"),
 ]
 
-TYPED = {"digits": "", "all": False}
+TYPED: dict[str, Any] = {"digits": "", "all": False}
 """The live table's typed number and whether the whole move list shows."""
 
 
@@ -226,7 +226,9 @@ def sheet(view: dict[str, Any], seat: int, presence: dict[str, Any] | None, now:
     p = game["players"][seat]
     klass = classes().get(p["class"])
     races = {r["name"]: r.get("mods", {}) for r in catalog()["races"]}
-    wants = next((b["wants"] for b in catalog()["backstories"] if b["name"] == p["backstory"]), [])
+    wants: list[str] = next(
+        (b["wants"] for b in catalog()["backstories"] if b["name"] == p["backstory"]), []
+    )
     weapons = [cards()[n] for n in p["cards"] if cards().get(n, {}).get("kind") == "weapon"]
     head = Text()
     head.append(f"{p['race'] or '-'} ({p['side'] or '-'}) · ")
