@@ -1,5 +1,6 @@
 """Group commit: collect the requests issued within one event-loop turn, flush them
-together, and hand each caller its own result.
+together, and hand each caller its own result. :class:`GroupCommitted` is the
+``append`` that the SQLite and Redis backends share on top of it.
 
 ``submit(item)`` queues ``item`` and awaits its result. The first request of a turn
 starts a drain task (it runs on the next loop iteration, after every task woken in
@@ -20,8 +21,11 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
+import attrs
+
+from server.store.base import check_room, check_seq, pack_all
 from server.store.errors import StoreUnavailable
 
 T = TypeVar("T")
@@ -91,3 +95,35 @@ def _fail(pending: Sequence[tuple[object, asyncio.Future[R]]], exc: BaseExceptio
     for _, future in pending:
         if not future.done():
             future.set_exception(exc)
+
+
+@attrs.frozen
+class Append:
+    """One room's append waiting for the group commit: msgpack blobs after ``expected``."""
+
+    room: str
+    expected: int
+    blobs: list[bytes]
+
+
+class GroupCommitted:
+    """The ``append`` of the durable backends: check, pack, hand to the batcher.
+
+    A subclass sets ``self.batcher`` (whose flush writes a batch of :class:`Append`)
+    and ``_check_open``.
+    """
+
+    batcher: Batcher[Append, int]
+
+    def _check_open(self) -> None:
+        raise NotImplementedError
+
+    async def append(self, room: str, records: Sequence[dict[str, Any]], expected_seq: int) -> int:
+        """Append ``records`` after ``expected_seq`` (group-committed); return the new last seq."""
+        self._check_open()
+        check_room(room)
+        check_seq(expected_seq, "expected_seq")
+        blobs = pack_all(records)
+        if not blobs:
+            return expected_seq
+        return await self.batcher.submit(Append(room, expected_seq, blobs))

@@ -24,7 +24,6 @@ from __future__ import annotations
 from collections.abc import Awaitable, Sequence
 from typing import Any
 
-import attrs
 import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
@@ -39,29 +38,21 @@ from server.store.base import (
     check_room,
     check_seq,
     pack,
-    pack_all,
     snapshot_beyond_log,
     unpack,
 )
-from server.store.batch import Batcher
+from server.store.batch import Append, Batcher, GroupCommitted
 from server.store.errors import StoreConflict, StoreError, StoreUnavailable
 
 APPEND_SHA = redis_lua.sha1(redis_lua.APPEND)
 SNAPSHOT_SHA = redis_lua.sha1(redis_lua.SAVE_SNAPSHOT)
 
 
-@attrs.frozen
-class _Append:
-    room: str
-    expected: int
-    blobs: list[bytes]
-
-
 def _seq_of(entry_id: bytes) -> int:
     return int(entry_id.split(b"-", 1)[1])
 
 
-class RedisStore:
+class RedisStore(GroupCommitted):
     """An EventStore on Redis Streams (redis.asyncio, bytes responses)."""
 
     def __init__(self, url: str, *, prefix: str = "rollhouse", max_batch: int = 512) -> None:
@@ -71,7 +62,7 @@ class RedisStore:
             url, decode_responses=False, retry=Retry(NoBackoff(), 0)
         )
         self._closed = False
-        self.batcher: Batcher[_Append, int] = Batcher(self._flush, max_batch=max_batch)
+        self.batcher: Batcher[Append, int] = Batcher(self._flush, max_batch=max_batch)
 
     def log_key(self, room: str) -> str:
         """The stream key of ``room``'s log."""
@@ -87,16 +78,6 @@ class RedisStore:
         return f"{self.prefix}:rooms"
 
     # --- the EventStore interface ---
-
-    async def append(self, room: str, records: Sequence[dict[str, Any]], expected_seq: int) -> int:
-        """Append ``records`` after ``expected_seq`` (group-committed); return the new last seq."""
-        self._check_open()
-        check_room(room)
-        check_seq(expected_seq, "expected_seq")
-        blobs = pack_all(records)
-        if not blobs:
-            return expected_seq
-        return await self.batcher.submit(_Append(room, expected_seq, blobs))
 
     async def read(self, room: str, after: int = 0, limit: int | None = None) -> list[Record]:
         """Records with seq > ``after`` in order, at most ``limit`` (XRANGE from 0-{after+1})."""
@@ -177,7 +158,7 @@ class RedisStore:
         await self._guard(self._client.script_load(script))
         return await self._guard(self._client.evalsha(sha, len(keys), *keys, *args))
 
-    async def _flush(self, items: list[_Append]) -> list[int | BaseException]:
+    async def _flush(self, items: list[Append]) -> list[int | BaseException]:
         replies = await self._pipeline(items)
         missing = [i for i, reply in enumerate(replies) if isinstance(reply, NoScriptError)]
         if missing:  # first use, or Redis restarted: load once, re-send those (they did not run)
@@ -187,7 +168,7 @@ class RedisStore:
                 replies[i] = reply
         return [self._outcome(item, reply) for item, reply in zip(items, replies, strict=True)]
 
-    async def _pipeline(self, items: list[_Append]) -> list[Any]:
+    async def _pipeline(self, items: list[Append]) -> list[Any]:
         pipe = self._writer.pipeline(transaction=False)
         for item in items:
             keys = (self.log_key(item.room), self.rooms_key, f"{self.rooms_key}:counter")
@@ -196,7 +177,7 @@ class RedisStore:
         return replies
 
     @staticmethod
-    def _outcome(item: _Append, reply: Any) -> int | BaseException:
+    def _outcome(item: Append, reply: Any) -> int | BaseException:
         if not isinstance(reply, BaseException):
             return int(reply)
         if isinstance(reply, ResponseError) and str(reply).startswith("CONFLICT "):

@@ -23,12 +23,10 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
-
-import attrs
 
 from server.store.base import (
     Record,
@@ -36,11 +34,10 @@ from server.store.base import (
     check_room,
     check_seq,
     pack,
-    pack_all,
     snapshot_beyond_log,
     unpack,
 )
-from server.store.batch import Batcher
+from server.store.batch import Append, Batcher, GroupCommitted
 from server.store.errors import StoreConflict, StoreError, StoreUnavailable
 
 T = TypeVar("T")
@@ -67,14 +64,7 @@ CREATE TABLE IF NOT EXISTS snapshots (
 SYNCHRONOUS = ("full", "normal")
 
 
-@attrs.frozen
-class _Append:
-    room: str
-    expected: int
-    blobs: list[bytes]
-
-
-class SqliteStore:
+class SqliteStore(GroupCommitted):
     """An EventStore in one SQLite file, driven from one worker thread."""
 
     def __init__(self, path: str, *, synchronous: str = "full", max_batch: int = 512) -> None:
@@ -91,19 +81,9 @@ class SqliteStore:
         except (sqlite3.Error, OSError) as exc:
             self._executor.shutdown(wait=False)
             raise StoreUnavailable(f"cannot open sqlite database {path!r}: {exc}") from exc
-        self.batcher: Batcher[_Append, int] = Batcher(self._flush, max_batch=max_batch)
+        self.batcher: Batcher[Append, int] = Batcher(self._flush, max_batch=max_batch)
 
     # --- the EventStore interface (event loop side) ---
-
-    async def append(self, room: str, records: Sequence[dict[str, Any]], expected_seq: int) -> int:
-        """Append ``records`` after ``expected_seq`` (group-committed); return the new last seq."""
-        self._check_open()
-        check_room(room)
-        check_seq(expected_seq, "expected_seq")
-        blobs = pack_all(records)
-        if not blobs:
-            return expected_seq
-        return await self.batcher.submit(_Append(room, expected_seq, blobs))
 
     async def read(self, room: str, after: int = 0, limit: int | None = None) -> list[Record]:
         """Records with seq > ``after`` in order, at most ``limit``."""
@@ -153,7 +133,7 @@ class SqliteStore:
         except sqlite3.Error as exc:
             raise StoreUnavailable(f"sqlite: {exc}") from exc
 
-    async def _flush(self, items: list[_Append]) -> list[int | BaseException]:
+    async def _flush(self, items: list[Append]) -> list[int | BaseException]:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._executor, self._write_batch, items)
 
@@ -183,7 +163,7 @@ class SqliteStore:
             raise StoreUnavailable("the store is closed")
         return self._conn
 
-    def _write_batch(self, items: list[_Append]) -> list[int | BaseException]:
+    def _write_batch(self, items: list[Append]) -> list[int | BaseException]:
         conn = self._db()
         outcomes: list[int | BaseException] = []
         try:
@@ -200,7 +180,7 @@ class SqliteStore:
             return kept + [failed] * (len(items) - len(kept))
         return outcomes
 
-    def _write_one(self, conn: sqlite3.Connection, item: _Append) -> int | BaseException:
+    def _write_one(self, conn: sqlite3.Connection, item: Append) -> int | BaseException:
         last = self._last(item.room)
         if last != item.expected:
             return StoreConflict(item.room, item.expected, last)
