@@ -496,6 +496,7 @@ def room_summary(model: RoomModel, connected: int = 0, spectators: int = 0) -> d
         "created_at": model.created_at,
         "options": model.options,
         "clock": model.clock,
+        "takeover_after": model.settings.get("takeover_after"),
         "result": to_data(model.game.result(model.state)) if model.is_over else None,
     }
 

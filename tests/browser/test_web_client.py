@@ -203,6 +203,7 @@ async def test_the_lobby_form_creates_a_room_and_seats_its_creator(
     await page.get_by_test_id("option-rounds").fill("1")
     await page.get_by_test_id("create-seats").fill("3")
     await page.get_by_test_id("create-bots").fill("2")
+    await page.get_by_test_id("create-takeover").fill("20")
     await page.get_by_test_id("create-submit").click()
     await page.wait_for_url("**/table.html?room=*")
     await page.wait_for_selector("[data-testid=connection-status][data-state=connected]")
@@ -210,4 +211,5 @@ async def test_the_lobby_form_creates_a_room_and_seats_its_creator(
     info = await room_info(live_server, room)
     assert (info["seats"], info["taken"], info["bots"]) == (3, 3, 2)
     assert info["options"] == {"rounds": 1}
+    assert info["takeover_after"] == 20
     assert "You play seat" in await page.get_by_test_id("role").inner_text()

@@ -219,6 +219,8 @@ async function createRoom(ev) {
     options,
     room: { clock: Number($("#clock").value) || 0, bots: Number($("#bots").value) || 0 },
   };
+  const takeover = $("#takeover").value.trim();
+  if (takeover !== "") body.room.takeover_after = Number(takeover);
   const button = $("[data-testid=create-submit]");
   button.disabled = true;
   try {
