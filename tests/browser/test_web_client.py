@@ -75,8 +75,8 @@ async def test_a_player_reloads_mid_round_and_keeps_the_seat(
     """Reloading the page resumes the same seat with a correct mirror, and play goes on."""
     room = (
         await live_server.create_room(
-            "rollie", 3, options={"rounds": 3}, room={"clock": 0, "bots": 1, "bot_delay": 0.1}
-        )
+            "rollie", 3, room={"clock": 0, "bots": 1, "bot_delay": 0.1}
+        )  # all 7 rounds: Ana must still be mid-game after her first take
     )["room"]
     ana, bruno = await new_page("Ana"), await new_page("Bruno")
     watcher = await new_page("Watcher")
@@ -100,6 +100,7 @@ async def test_a_player_reloads_mid_round_and_keeps_the_seat(
     try:
         for _ in range(100):
             move = await play_one(ana, seat)
+            assert move != "over", "the game ended before Ana took a bill"
             await ana.wait_for_function("window.rollhouse.pending.size === 0")
             if move == "take":
                 break
