@@ -8,7 +8,8 @@ the file and the entry, so a broken sheet can never reach a game.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import Protocol, TypeVar
 
 from engine.roll_builder.content import (
     NOTHING,
@@ -267,26 +268,33 @@ def load_cities() -> dict[str, City]:
     return cities
 
 
+class _HasId(Protocol):
+    @property
+    def id(self) -> str: ...
+
+
+Entry = TypeVar("Entry", bound=_HasId)
+
+
+def _load_list(file: str, what: str, parse: Callable[[Json, str], Entry]) -> dict[str, Entry]:
+    """Every entry of ``content/<file>`` by id; a repeated id names itself."""
+    out: dict[str, Entry] = {}
+    for i, raw in enumerate(array(read_json(file), file)):
+        entry = parse(raw, f"{file}[{i}]")
+        if entry.id in out:
+            raise fail(f"{file}[{i}].id", f"duplicate {what} {entry.id!r}")
+        out[entry.id] = entry
+    return out
+
+
 def load_events() -> dict[str, GameEvent]:
     """Every event in ``content/events.json``."""
-    out: dict[str, GameEvent] = {}
-    for i, raw in enumerate(array(read_json("events.json"), "events.json")):
-        ev = parse_event(raw, f"events.json[{i}]")
-        if ev.id in out:
-            raise fail(f"events.json[{i}].id", f"duplicate event {ev.id!r}")
-        out[ev.id] = ev
-    return out
+    return _load_list("events.json", "event", parse_event)
 
 
 def load_visionaries() -> dict[str, Visionary]:
     """Every visionary in ``content/visionaries.json``."""
-    out: dict[str, Visionary] = {}
-    for i, raw in enumerate(array(read_json("visionaries.json"), "visionaries.json")):
-        v = parse_visionary(raw, f"visionaries.json[{i}]")
-        if v.id in out:
-            raise fail(f"visionaries.json[{i}].id", f"duplicate visionary {v.id!r}")
-        out[v.id] = v
-    return out
+    return _load_list("visionaries.json", "visionary", parse_visionary)
 
 
 CITIES: Mapping[str, City] = load_cities()
