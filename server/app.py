@@ -24,10 +24,10 @@ import contextlib
 import json
 import logging
 from collections.abc import AsyncIterator
+from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
-import attrs
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
@@ -37,26 +37,16 @@ from starlette.staticfiles import StaticFiles
 from engine.core import games
 from engine.errors import Rejection
 from server.config import Settings
-from server.connection import Connection, websocket_endpoint
+from server.connection import websocket_endpoint
 from server.metrics import Metrics
 from server.room import RoomError
 from server.rooms import Rooms
+from server.services import Services
 from server.store import EventStore, StoreError, open_store
 
 log = logging.getLogger("rollhouse.app")
-WEB_ROOT = Path(__file__).resolve().parent.parent / "clients" / "web"
-RULES_ROOT = Path(__file__).resolve().parent.parent / "docs" / "rules"
-
-
-@attrs.define
-class Services:
-    """What every request handler reaches through ``app.state.services``."""
-
-    settings: Settings
-    store: EventStore
-    metrics: Metrics
-    rooms: Rooms
-    connections: set[Connection] = attrs.field(factory=set)
+WEB_ROOT = Path(str(files("clients") / "web"))
+"""The web client's files (and the rules pages under ``rules/``): package data."""
 
 
 def error_response(code: str, message: str, status: int, field: str | None = None) -> JSONResponse:
@@ -175,8 +165,5 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
         Route("/metrics", metrics),
         WebSocketRoute("/ws", websocket_endpoint),
     ]
-    if RULES_ROOT.is_dir():
-        routes.append(Mount("/rules", StaticFiles(directory=RULES_ROOT), name="rules"))
-    if WEB_ROOT.is_dir():
-        routes.append(Mount("/", StaticFiles(directory=WEB_ROOT, html=True), name="web"))
+    routes.append(Mount("/", StaticFiles(directory=WEB_ROOT, html=True), name="web"))
     return Starlette(routes=routes, lifespan=lifespan)

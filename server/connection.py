@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
@@ -21,9 +21,7 @@ from protocol.codec import SUBPROTOCOLS, Codec, ProtocolError, codec_for
 from protocol.messages import Command, Hello, Ping, Resync
 from server.config import origin_allowed
 from server.room import Room, RoomError
-
-if TYPE_CHECKING:
-    from server.app import Services
+from server.services import Services
 
 log = logging.getLogger("rollhouse.connection")
 

@@ -47,7 +47,7 @@ Decisions where the rulebook is silent (or leans on icons we do not have):
     total wins, ties shared. An event may be chosen in multiplayer too.
 13. A seat whose clock runs out is done (``timeout_command`` = ``done``).
 14. Visionary goals and bonuses, events, buildings, wonders and innovations are our
-    own designs; see ``docs/rules/roll-builder.md`` and the files in ``content/``.
+    own designs; see ``clients/web/rules/roll-builder.md`` and the files in ``content/``.
 
 Balance (measured with the bots, solo, 40 games per sheet): a good game (the greedy
 bot) scores in the sheet's band: Tidehaven 80-120 (mean 95), Highcrag 75-115 (mean

@@ -6,10 +6,10 @@ import json
 
 import pytest
 
-from clients.bench_record import Recorder, Totals, Window
-from clients.bench_report import percentile
-from clients.bench_run import split
-from server.cli import main
+from clients.bench.record import Recorder, Totals, Window
+from clients.bench.report import percentile
+from clients.bench.run import split
+from clients.cli import main
 
 pytestmark = pytest.mark.timeout(60)
 

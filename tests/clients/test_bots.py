@@ -8,8 +8,8 @@ import io
 import httpx
 import pytest
 
-from clients.bots import run_bots
-from server.cli import main
+from clients.bots.cli import run_bots
+from clients.cli import main
 from tests.support.server import LiveServer
 
 

@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from clients.botplay import play_seat
+from clients.bots.play import play_seat
 from clients.sdk import (
     Client,
     ClientError,

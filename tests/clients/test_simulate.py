@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from clients.simulate import play_game, seat_policies, simulate
+from clients.cli import main
+from clients.simulate.cli import play_game, seat_policies, simulate
 from engine.core import get_game
-from server.cli import main
 
 
 def test_json_summary(capsys: pytest.CaptureFixture[str]) -> None:

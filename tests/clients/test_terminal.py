@@ -7,11 +7,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from clients import terminal_tokens as tokens
 from clients.sdk import Client
-from clients.terminal_keys import Help, Hint, Quit, Send, action_for_key, action_for_line
-from clients.terminal_live import BANNER_SECONDS, LiveTable
-from clients.terminal_render import Status, render, to_text
+from clients.terminal import tokens
+from clients.terminal.keys import Help, Hint, Quit, Send, action_for_key, action_for_line
+from clients.terminal.live import BANNER_SECONDS, LiveTable
+from clients.terminal.render import Status, render, to_text
 from engine.core import apply, get_game
 from engine.data import to_data
 

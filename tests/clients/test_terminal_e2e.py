@@ -12,11 +12,11 @@ import sys
 import termios
 from pathlib import Path
 
-from clients.botplay import play_seat
+from clients.bots.play import play_seat
 from clients.sdk import Client
-from clients.terminal import Options, session
-from clients.terminal_keys import lines_of
-from clients.terminal_live import LiveTable
+from clients.terminal.cli import Options, session
+from clients.terminal.keys import lines_of
+from clients.terminal.live import LiveTable
 from tests.support.server import LiveServer, free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -36,7 +36,7 @@ async def test_scripted_play_in_a_subprocess_rolls(live_server: LiveServer, tmp_
     playing = asyncio.create_task(play_seat(bot, delay=0))
     env = {**os.environ, "HOME": str(tmp_path), "PYTHONPATH": str(ROOT)}
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "server.cli", "play", live_server.url, "--room", room,
+        sys.executable, "-m", "clients.cli", "play", live_server.url, "--room", room,
         "--name", "ann", stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT, cwd=ROOT, env=env,
     )  # fmt: skip
@@ -113,7 +113,7 @@ async def test_tty_mode_keys_and_terminal_restored(live_server: LiveServer, tmp_
     before = termios.tcgetattr(slave)
     env = {**os.environ, "HOME": str(tmp_path), "PYTHONPATH": str(ROOT), "COLUMNS": "100"}
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "server.cli", "play", live_server.url, "--room", room,
+        sys.executable, "-m", "clients.cli", "play", live_server.url, "--room", room,
         stdin=slave, stdout=slave, stderr=slave, cwd=ROOT, env=env,
     )  # fmt: skip
     screen = bytearray()

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from clients.terminal_keys import Hint, Send, action_for_key, action_for_line
-from clients.terminal_render import GAME_MODULES, Status, render, to_text
+from clients.terminal.keys import Hint, Send, action_for_key, action_for_line
+from clients.terminal.render import GAME_MODULES, Status, render, to_text
 from engine.core import apply, get_game
 from engine.data import to_data
 
@@ -64,7 +64,7 @@ def text(view: dict[str, Any], events: tuple[str, ...] = ()) -> str:
 
 def test_roll_builder_is_registered() -> None:
     """The terminal frame finds Roll Builder's module by the game's name."""
-    assert GAME_MODULES["roll-builder"] == "clients.terminal_roll_builder"
+    assert GAME_MODULES["roll-builder"] == "clients.terminal.roll_builder"
 
 
 def test_fresh_table_shows_turn_dice_event_map_and_sheet() -> None:
@@ -167,7 +167,7 @@ def test_final_scoring_lists_items_totals_and_survival() -> None:
 
 def test_two_cities_show_in_the_players_table_and_brief() -> None:
     """Two seats: both cities in the table; the brief line has each score."""
-    from clients import terminal_roll_builder as rb
+    from clients.terminal import roll_builder as rb
 
     state = table(seats=2, city=["tidehaven", "highcrag"])
     view = wrap(state, 1)

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from clients import terminal_roll_player as rp
-from clients.terminal_keys import Hint, Send, action_for_key, action_for_line
-from clients.terminal_render import Status, render, to_text
+from clients.terminal import roll_player as rp
+from clients.terminal.keys import Hint, Send, action_for_key, action_for_line
+from clients.terminal.render import Status, render, to_text
 from engine.core import apply, get_game
 from engine.data import to_data
 

@@ -1,7 +1,7 @@
 """The ability vocabulary: every skill effect and class ability, used in a real turn.
 
 Rulebook "Using Skill Cards" (move the token by the arrow, use the ability if you
-wish, exhaust); class abilities are Rollhouse's designs (docs/rules/roll-player.md).
+wish, exhaust); class abilities are Rollhouse's designs (clients/web/rules/roll-player.md).
 """
 
 from __future__ import annotations

@@ -95,7 +95,7 @@ def test_goal_bot_beats_random() -> None:
 
 
 def _scores(seed: int, names: tuple[str, str]) -> tuple[int, ...]:
-    from clients.simulate import play_game
+    from clients.simulate.cli import play_game
 
     return play_game(GAME, 2, names, seed).result.scores
 

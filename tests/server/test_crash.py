@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from clients.botplay import play_seat
+from clients.bots.play import play_seat
 from clients.sdk import Client, create_room
 from server.store import open_store
 from tests.support.redis_server import start_redis

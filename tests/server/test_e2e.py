@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from clients.botplay import play_seat
+from clients.bots.play import play_seat
 from clients.sdk import Client, CommandRejected
 from tests.support.server import LiveServer
 

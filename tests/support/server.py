@@ -103,7 +103,7 @@ class ServerProcess:
         cmd = [
             sys.executable,
             "-m",
-            "server.cli",
+            "clients.cli",
             "serve",
             "--port",
             str(self.port),

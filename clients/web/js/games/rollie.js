@@ -3,7 +3,7 @@
 
 import { h } from "../dom.js";
 
-// Bonus token amounts per colour, 1st place first (docs/rules/rollie.md; the engine's
+// Bonus token amounts per colour, 1st place first (clients/web/rules/rollie.md; the engine's
 // TABLE.bonuses). Used only when the view does not carry them itself.
 const BONUSES = { "-5": [100, 60, 40], 0: [80, 50, 30], 2: [70, 40, 20], 5: [50, 30], 10: [] };
 

@@ -3,7 +3,7 @@
     rollhouse play http://127.0.0.1:8000 --room ID [--name ann] [--token TOKEN]
     rollhouse watch ws://127.0.0.1:8000/ws --room ID
 
-On a TTY the table is live (:mod:`clients.terminal_live`: single keystrokes, redrawn
+On a TTY the table is live (:mod:`clients.terminal.live`: single keystrokes, redrawn
 ~4x/s). When stdin is not a TTY the client reads line commands instead (``roll``,
 ``take 5``, ``secure``, ``quit``), so it can be scripted: each line waits for the
 seat's turn (some legal command, or the end of the game), then sends the command if
@@ -11,7 +11,7 @@ it is legal or prints why not. Events print as they arrive; the table prints at
 exit. End of input quits a player; a spectator then watches until the game ends.
 
 The seat token is printed at join and saved in ``~/.rollhouse/tokens.json``
-(:mod:`clients.terminal_tokens`); the next ``play`` of the same room reuses it.
+(:mod:`clients.terminal.tokens`); the next ``play`` of the same room reuses it.
 """
 
 from __future__ import annotations
@@ -27,10 +27,10 @@ from typing import Any, TextIO
 import attrs
 from websockets.exceptions import WebSocketException
 
-from clients import terminal_tokens as tokens
 from clients.sdk import Client, ClientError, CommandRejected, ConnectionLost, ws_url
-from clients.terminal_keys import Action, Help, Hint, Quit, Send, action_for_line, stdin_lines
-from clients.terminal_render import COMMON_HELP, Status, game_module, render, to_text
+from clients.terminal import tokens
+from clients.terminal.keys import Action, Help, Hint, Quit, Send, action_for_line, stdin_lines
+from clients.terminal.render import COMMON_HELP, Status, game_module, render, to_text
 
 FOREVER = 365 * 24 * 3600.0
 """``wait_for`` needs a bound; a script may wait this long for its turn."""
@@ -86,7 +86,7 @@ async def session(options: Options, *, lines: AsyncIterator[str] | None, out: Te
         return 1
     try:
         if lines is None:
-            from clients.terminal_live import run_live
+            from clients.terminal.live import run_live
 
             return await run_live(client, options.room)
         return await run_lines(client, options, lines, out)

@@ -15,11 +15,11 @@ from collections.abc import Sequence
 # subcommand name -> module providing add_parser(subparsers)
 SUBCOMMANDS: dict[str, str] = {
     "serve": "server.serve_cmd",
-    "simulate": "clients.simulate",
-    "bench": "clients.bench",
-    "play": "clients.terminal",
-    "watch": "clients.terminal",
-    "bots": "clients.bots",
+    "simulate": "clients.simulate.cli",
+    "bench": "clients.bench.cli",
+    "play": "clients.terminal.cli",
+    "watch": "clients.terminal.cli",
+    "bots": "clients.bots.cli",
 }
 
 

@@ -1,6 +1,6 @@
 """One measured run of ``rollhouse bench``: a server process, its load generators, /proc.
 
-:func:`measure` starts the load-generator processes (:mod:`clients.bench_worker`)
+:func:`measure` starts the load-generator processes (:mod:`clients.bench.worker`)
 against an already running server, steps them through their phases, and reads
 the server's resident memory before and after the clients connect and the CPU
 time of every process involved over the measurement window.
@@ -20,7 +20,7 @@ from typing import Any
 
 import attrs
 
-from clients.bench_proc import (
+from clients.bench.proc import (
     busy_cpu_seconds,
     child_env,
     cpu_seconds,
@@ -47,7 +47,7 @@ class Plan:
 
 
 def worker_args(plan: Plan, index: int, rooms: int, games: int | None) -> list[str]:
-    args = ["-m", "clients.bench_worker", "--target", plan.target, "--url", plan.url]
+    args = ["-m", "clients.bench.worker", "--target", plan.target, "--url", plan.url]
     args += ["--rooms", str(rooms), "--encoding", plan.encoding, "--name", f"bare{index}"]
     if plan.seconds is not None:
         args += ["--seconds", str(plan.seconds)]

@@ -2,9 +2,9 @@
 
 The terminal is put in cbreak mode (no Enter, no echo) and restored on every exit,
 Ctrl-C included. Keys are read with ``loop.add_reader``; each becomes an action
-(:mod:`clients.terminal_keys`); commands are sent in the background so the table
+(:mod:`clients.terminal.keys`); commands are sent in the background so the table
 keeps moving, and their outcome lands in the status line. Frames come from the pure
-:func:`clients.terminal_render.render`.
+:func:`clients.terminal.render.render`.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from rich.console import Console, RenderableType
 from rich.live import Live
 
 from clients.sdk import Client, ClientError, CommandRejected
-from clients.terminal_keys import (
+from clients.terminal.keys import (
     Action,
     Help,
     Hint,
@@ -29,7 +29,7 @@ from clients.terminal_keys import (
     describe,
     key_reader,
 )
-from clients.terminal_render import Status, render
+from clients.terminal.render import Status, render
 
 NOTABLE = frozenset({"rollie", "crash", "game_over"})
 """Event names worth a banner."""

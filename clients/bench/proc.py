@@ -89,9 +89,9 @@ def wait_port(port: int, proc: subprocess.Popen[bytes], timeout: float = 20.0) -
 
 
 def start_server(store_url: str, workdir: Path) -> tuple[int, subprocess.Popen[bytes]]:
-    """``python -m server.cli serve`` on a free port; returns (port, process) once healthy."""
+    """``python -m clients.cli serve`` on a free port; returns (port, process) once healthy."""
     port = free_port()
-    args = ["-m", "server.cli", "serve", "--port", str(port), "--store", store_url]
+    args = ["-m", "clients.cli", "serve", "--port", str(port), "--store", store_url]
     proc = spawn(args, workdir, f"server-{port}.log")
     try:
         wait_http(f"http://127.0.0.1:{port}/api/health", proc)
@@ -102,9 +102,9 @@ def start_server(store_url: str, workdir: Path) -> tuple[int, subprocess.Popen[b
 
 
 def start_bare(workdir: Path) -> tuple[int, subprocess.Popen[bytes]]:
-    """The bare websockets broadcast server (:mod:`clients.bench_bare`) on a free port."""
+    """The bare websockets broadcast server (:mod:`clients.bench.bare`) on a free port."""
     port = free_port()
-    proc = spawn(["-m", "clients.bench_bare", "--port", str(port)], workdir, f"bare-{port}.log")
+    proc = spawn(["-m", "clients.bench.bare", "--port", str(port)], workdir, f"bare-{port}.log")
     try:
         wait_port(port, proc)
     except Exception:

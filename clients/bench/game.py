@@ -3,7 +3,7 @@
 Each room slot plays games back to back over real websockets through the SDK:
 create a room (clock 0), connect a spectator and six players, let every player
 run the ``push`` bot as fast as it can (one command awaited at a time, then wait
-for the mirror to move, as :func:`clients.botplay.play_seat` does), close, repeat.
+for the mirror to move, as :func:`clients.bots.play.play_seat` does), close, repeat.
 The SDK client is subclassed only to timestamp sends, acks, rejections and patches.
 """
 
@@ -14,8 +14,8 @@ from typing import Any
 
 import httpx
 
-from clients.bench_record import Recorder, Totals
-from clients.botplay import play_seat
+from clients.bench.record import Recorder, Totals
+from clients.bots.play import play_seat
 from clients.sdk import Client, ClientError
 
 PLAYERS = 6

@@ -4,7 +4,7 @@
 
 Each bot is an SDK :class:`~clients.sdk.Client` joining the room's next free seat
 (one after another, so seats fill in order), then plays it with the game's own pure
-policy (:func:`clients.botplay.play_seat`) until the game ends. A bot waits as long
+policy (:func:`clients.bots.play.play_seat`) until the game ends. A bot waits as long
 as it takes for the room to fill and for slow humans to move. At the end each bot
 prints one line: seat, name, policy, final score and whether it won.
 Exit code 0 when every requested bot played to the end, 1 otherwise, 2 for bad
@@ -21,7 +21,7 @@ from typing import Any, TextIO
 
 from websockets.exceptions import WebSocketException
 
-from clients.botplay import play_seat
+from clients.bots.play import play_seat
 from clients.sdk import Client, ClientError, ws_url
 from engine.core import get_game
 

@@ -20,8 +20,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from clients.terminal_keys import Action, Hint, Send
-from clients.terminal_render import clock_text, remaining, seat_name
+from clients.terminal.keys import Action, Hint, Send
+from clients.terminal.render import clock_text, remaining, seat_name
 
 ATTRS = ("STR", "DEX", "CON", "INT", "WIS", "CHA")
 LETTER = {

@@ -19,8 +19,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from clients.terminal_keys import Action, Hint, Send, legal_commands, pick
-from clients.terminal_render import clock_text, remaining, seat_name
+from clients.terminal.keys import Action, Hint, Send, legal_commands, pick
+from clients.terminal.render import clock_text, remaining, seat_name
 
 HELP: list[tuple[str, str]] = [
     ("0-9", "send legal command 0-9 (type list for the numbered commands)"),

@@ -14,8 +14,8 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from clients.terminal_keys import Action, Hint, pick
-from clients.terminal_render import clock_text, remaining, seat_name
+from clients.terminal.keys import Action, Hint, pick
+from clients.terminal.render import clock_text, remaining, seat_name
 
 DEFAULT_VALUES = (-5, 0, 2, 5, 10)
 HELP: list[tuple[str, str]] = [

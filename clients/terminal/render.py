@@ -12,7 +12,7 @@ view. A game module provides:
 * ``render(view, presence, now) -> RenderableType``: the table;
 * ``banner(events) -> RenderableType | None``: what to shout for these events;
 * ``on_key(key, view) -> Action`` and ``on_line(line, view) -> Action``
-  (see :mod:`clients.terminal_keys`);
+  (see :mod:`clients.terminal.keys`);
 * ``HELP: list[tuple[str, str]]``: its keys and what they do.
 """
 
@@ -30,10 +30,10 @@ from rich.pretty import Pretty
 from rich.table import Table
 from rich.text import Text
 
-GAME_MODULES: dict[str, str] = {"rollie": "clients.terminal_rollie"}
+GAME_MODULES: dict[str, str] = {"rollie": "clients.terminal.rollie"}
 """Game name -> module rendering its table (Roll Player and Roll Builder come later)."""
-GAME_MODULES["roll-player"] = "clients.terminal_roll_player"
-GAME_MODULES["roll-builder"] = "clients.terminal_roll_builder"
+GAME_MODULES["roll-player"] = "clients.terminal.roll_player"
+GAME_MODULES["roll-builder"] = "clients.terminal.roll_builder"
 
 COMMON_HELP: list[tuple[str, str]] = [("?", "show or hide this help"), ("q", "quit")]
 

@@ -24,7 +24,7 @@ def _merge(results: list[dict[str, Any]], key: str) -> Counter[str]:
 
 
 def summarise(raw: dict[str, Any]) -> dict[str, Any]:
-    """One target's figures from :func:`clients.bench_run.measure`'s raw data."""
+    """One target's figures from :func:`clients.bench.run.measure`'s raw data."""
     results: list[dict[str, Any]] = raw["results"]
     seconds = max(r["seconds"] for r in results)
     acked = sum(r["acked"] for r in results)

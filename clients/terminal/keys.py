@@ -3,7 +3,7 @@
 :func:`action_for_key` and :func:`action_for_line` are pure: (input, view) -> one of
 :class:`Send` (a legal command), :class:`Hint` (why nothing is sent), :class:`Quit`
 or :class:`Help`. ``q`` and ``?`` are common to every game; the rest goes to the
-game's terminal module (:data:`clients.terminal_render.GAME_MODULES`). Only commands
+game's terminal module (:data:`clients.terminal.render.GAME_MODULES`). Only commands
 listed in ``view["you"]["legal"]`` are ever sent (:func:`pick`).
 
 :func:`cbreak` puts a TTY in cbreak mode (single keystrokes, no echo) and restores it
@@ -24,7 +24,7 @@ from typing import Any, TextIO
 
 import attrs
 
-from clients.terminal_render import game_module, game_name
+from clients.terminal.render import game_module, game_name
 
 
 @attrs.frozen

@@ -1,8 +1,8 @@
 """A load-generator process of ``rollhouse bench``, driven over stdin/stdout.
 
-``python -m clients.bench_worker --target game|bare --url http://127.0.0.1:P ...``
+``python -m clients.bench.worker --target game|bare --url http://127.0.0.1:P ...``
 
-The orchestrator (:mod:`clients.bench`) steps it through phases, so that it can
+The orchestrator (:mod:`clients.bench.cli`) steps it through phases, so that it can
 read the server's memory and CPU at the right moments. Each line on stdout is one
 JSON object; each line on stdin is one word:
 
@@ -10,7 +10,7 @@ JSON object; each line on stdin is one word:
 2. on ``connect`` it connects 7 clients per room and prints ``{"phase": "connected"}``;
 3. on ``go`` it plays (``--seconds`` or until ``--games`` are done), prints
    ``{"phase": "done"}`` the moment the measurement window closes, tears down and
-   prints ``{"phase": "result", ...}`` with its :class:`~clients.bench_record.Totals`.
+   prints ``{"phase": "result", ...}`` with its :class:`~clients.bench.record.Totals`.
 """
 
 from __future__ import annotations
@@ -25,8 +25,8 @@ import time
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from clients.bench_game import VIEWERS, GameSlots, Table, TimedClient, open_room, seat_tables
-from clients.bench_record import Recorder, Totals, Window
+from clients.bench.game import VIEWERS, GameSlots, Table, TimedClient, open_room, seat_tables
+from clients.bench.record import Recorder, Totals, Window
 
 TEARDOWN_SECONDS = 5.0
 """How long the cancelled rooms may take to settle their figures."""

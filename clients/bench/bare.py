@@ -1,6 +1,6 @@
 """The bare baseline for ``rollhouse bench``: the ``websockets`` library, nothing else.
 
-``python -m clients.bench_bare --port P`` serves ``ws://127.0.0.1:P/`` and speaks
+``python -m clients.bench.bare --port P`` serves ``ws://127.0.0.1:P/`` and speaks
 just enough of our protocol for the SDK client to drive it: a ``hello`` joins the
 named room and is answered with a ``welcome`` (an empty view at the room's current
 seq); any other frame is a command: it bumps the room's seq, is broadcast to every

@@ -1,13 +1,13 @@
 """``rollhouse bench``: the whole stack under game traffic, per store, against a bare baseline.
 
 For each store (memory, sqlite, redis) the server runs as a separate process
-(``python -m server.cli serve``; SQLite in a temporary directory, Redis as a
+(``python -m clients.cli serve``; SQLite in a temporary directory, Redis as a
 private ``redis-server`` on a free port). Load-generator processes
-(:mod:`clients.bench_worker`, one by default) open R Rollie rooms with 6 bot
+(:mod:`clients.bench.worker`, one by default) open R Rollie rooms with 6 bot
 players and 1 spectator each over real websockets and play them back to back with
 no clock and no delays, for ``--seconds`` or until ``--games`` are done. Then the
 same traffic shape runs against a bare ``websockets`` broadcast server
-(:mod:`clients.bench_bare`) to give the ceiling our throughput is a fraction of.
+(:mod:`clients.bench.bare`) to give the ceiling our throughput is a fraction of.
 
 Figures per store: acked commands per second of wall time; command-to-ack and
 command-to-last-patch latency (p50/p99; the last patch is the moment the last of
@@ -30,9 +30,9 @@ from typing import Any
 
 import attrs
 
-from clients.bench_proc import start_bare, start_redis, start_server, stop_process
-from clients.bench_report import render, summarise
-from clients.bench_run import Plan, measure
+from clients.bench.proc import start_bare, start_redis, start_server, stop_process
+from clients.bench.report import render, summarise
+from clients.bench.run import Plan, measure
 
 STORES = ("memory", "sqlite", "redis")
 

@@ -1,0 +1,1 @@
+"""The load generator and benchmark (``rollhouse bench``): processes, phases, figures."""

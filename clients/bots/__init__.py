@@ -1,0 +1,1 @@
+"""Bots that play real seats over the websocket: the play loop and the ``bots`` command."""

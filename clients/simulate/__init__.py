@@ -1,0 +1,1 @@
+"""Offline play: whole games with the bot policies, summarised (``rollhouse simulate``)."""

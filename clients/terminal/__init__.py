@@ -1,0 +1,1 @@
+"""The terminal client (``rollhouse play`` / ``rollhouse watch``): one module per game."""
