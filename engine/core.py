@@ -14,6 +14,9 @@ A game is a *decider* (see ``../ARCHITECTURE``):
   spectator (``None``). Hidden things never appear in it.
 * optionally ``public_view = True`` when ``view`` is the same for every viewer: the
   server then builds and diffs it once per change instead of once per seat.
+* optionally ``turn_order(state)``: every seat, the player whose turn it is first, then
+  clockwise; decisions that fall due together (clock timeouts) are applied in this
+  order. Without it, seat order (see :func:`turn_order`).
 * ``legal_commands(state, seat)``, ``awaiting(state)`` (seats whose clock runs),
   ``timeout_command(state, seat)`` (what a seat's clock runs out into),
   ``is_over(state)`` and ``result(state)``.
@@ -122,6 +125,19 @@ class Game(Protocol[State]):
     def public_name(self, event: Any) -> str:
         """A short public name of an event, for clients to animate (e.g. ``rollie``)."""
         ...
+
+
+def turn_order(game: Game[State], state: State, seats: int) -> tuple[Seat, ...]:
+    """The seats in the game's turn order now (its ``turn_order``), else by seat number."""
+    order = getattr(game, "turn_order", None)
+    if order is None:
+        return tuple(range(seats))
+    return tuple(order(state))
+
+
+def clockwise_from(start: Seat, seats: int) -> tuple[Seat, ...]:
+    """Every seat clockwise (increasing seat number, wrapping) from ``start``."""
+    return tuple((start + i) % seats for i in range(seats))
 
 
 def rng_for(seed: int, draws: int) -> random.Random:

@@ -5,30 +5,40 @@ here with a one-line description, so the docs, the server and the tests share
 one list. Codes are namespaced ``<area>/<reason>`` and never change once
 published; the human messages may.
 
-Exception tree::
+There is one error tree in Rollhouse, rooted at :class:`engine.errors.CodedError`
+(``code``, ``message``, ``details``); the protocol's part of it::
 
-    ValueError
-    └── ProtocolError        a frame or a message the protocol refuses (code, message, field)
-        └── PatchError       a patch op that does not fit the view (protocol/bad_patch)
+    CodedError (engine.errors)
+    ├── ProtocolError (+ ValueError)  a frame or message the protocol refuses (details: field)
+    │   └── PatchError                a patch op that does not fit the view (protocol/bad_patch)
+    ├── Rejection (engine.errors)     a command or option refused by a game's rules
+    ├── server.errors.RoomRefusal     the room or the service refuses (room/full, ...)
+    ├── server.store.StoreError       the event store failed
+    └── clients.sdk.ClientError       raised by the SDK (a reject, a lost connection)
 
 Game rejections are not listed here: they travel in ``reject`` messages with the
 game's own codes (``rollie/pile_empty``, ``command/unknown_type``,
-``command/bad_field``, ``game/over``, ...); see ``engine.errors``.
+``command/bad_field``, ``game/over``, ...); see ``engine.errors``. The HTTP status of
+an API error comes from the catalogue (:func:`http_status`), never from comparing
+code strings.
 """
 
 from __future__ import annotations
 
 from typing import NamedTuple
 
+from engine.errors import CodedError
 
-class ProtocolError(ValueError):
+
+class ProtocolError(CodedError, ValueError):
     """A frame or message refused by the protocol: a stable ``code``, a ``message``, a ``field``."""
 
     def __init__(self, code: str, message: str, field: str | None = None) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
+        super().__init__(message, code=code, field=field)
         self.field = field
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.message}"
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.code!r}, {self.message!r}, field={self.field!r})"
@@ -54,6 +64,8 @@ class Code(NamedTuple):
     description: str
     fatal: bool
     via: str
+    http: int | None = None
+    """The HTTP status when this code answers an API request (None: never does)."""
 
 
 # -- protocol/*: the frame or message itself is wrong (sent as `error`) --------------------------
@@ -80,6 +92,8 @@ ORIGIN_FORBIDDEN = "room/origin_forbidden"
 UNAVAILABLE = "room/unavailable"
 UNKNOWN_GAME = "room/unknown_game"
 BAD_OPTIONS = "room/bad_options"
+# -- command/*: the room's own refusals of a command (the game's are in engine.errors) ----------
+ID_REUSED = "command/id_reused"
 # -- http/*: the HTTP API's own refusals ---------------------------------------------------------
 BAD_JSON = "http/bad_json"
 
@@ -100,7 +114,7 @@ CATALOGUE: tuple[Code, ...] = (
     ),
     Code(MISSING_FIELD, "a required field is absent (field named)", False, _E),
     Code(BAD_PATCH, "client side only: a patch op does not fit the view; resync", False, "client"),
-    Code(ROOM_NOT_FOUND, "no room with that id", True, _E),
+    Code(ROOM_NOT_FOUND, "no room with that id", True, _E, 404),
     Code(ROOM_FULL, "a player asked to join but every seat is taken", True, _E),
     Code(BAD_SEAT_TOKEN, "the seat token belongs to no seat of this room", True, _E),
     Code(READ_ONLY, "a spectator sent a command; spectators can never act", False, _R),
@@ -116,10 +130,30 @@ CATALOGUE: tuple[Code, ...] = (
     ),
     Code(REPLACED, "a newer connection took this seat; do not reconnect automatically", True, _E),
     Code(ORIGIN_FORBIDDEN, "the browser Origin is not allowed to connect", True, _E),
-    Code(UNAVAILABLE, "the event store or the room failed; reconnect later", True, _ER),
-    Code(UNKNOWN_GAME, "POST /api/rooms named a game this server does not have", False, "http"),
-    Code(BAD_OPTIONS, "POST /api/rooms: seats or options the game does not accept", False, "http"),
-    Code(BAD_JSON, "an HTTP request body that is not a JSON object", False, "http"),
+    Code(
+        UNAVAILABLE,
+        "the event store or the room failed; nothing changed unless acknowledged; retry later",
+        True,
+        _ER,
+        503,
+    ),
+    Code(
+        ID_REUSED,
+        "a command id this seat already used, sent with a different command; use a fresh id",
+        False,
+        _R,
+    ),
+    Code(
+        UNKNOWN_GAME, "POST /api/rooms named a game this server does not have", False, "http", 404
+    ),
+    Code(
+        BAD_OPTIONS,
+        "POST /api/rooms: seats or options the game does not accept",
+        False,
+        "http",
+        400,
+    ),
+    Code(BAD_JSON, "an HTTP request body that is not a JSON object", False, "http", 400),
 )
 
 BY_CODE: dict[str, Code] = {c.code: c for c in CATALOGUE}
@@ -136,6 +170,13 @@ GAME_CODE_EXAMPLES: tuple[str, ...] = (
     "command/bad_field",
     "game/over",
 )
+
+
+def http_status(code: str, default: int = 400) -> int:
+    """The HTTP status of an API error with ``code`` (``default`` for uncatalogued codes:
+    game rejections and option errors are the client's mistake)."""
+    entry = BY_CODE.get(code)
+    return entry.http if entry is not None and entry.http is not None else default
 
 
 def describe(code: str) -> str:

@@ -9,13 +9,18 @@ HTTP (JSON):
 | POST   | /api/rooms        | create: ``{game, seats, options?, room?}`` -> room info   |
 | GET    | /api/rooms        | every room, newest first, with status and counts          |
 | GET    | /api/rooms/{id}   | one room's info                                           |
+| POST   | /api/rooms/{id}/rematch | the same game, seats, options and settings again, in  |
+|        |                   | a new room made once (201 with its info; the old room's   |
+|        |                   | view then shows ``room.rematch``)                         |
 | GET    | /metrics          | Prometheus text                                           |
 | GET    | /rules/{game}.md  | the rules in our own words (English, then pt-BR)          |
 | GET    | /                 | the web client (lobby; ``/table.html?room=ID``)           |
 
 ``room`` holds the room's own settings: ``clock`` (seconds per decision, 0 = none),
 ``bots`` (seats given to hosted bots), ``bot_policy``, ``bot_delay`` (seconds).
-Errors come back as ``{"error": {"code", "message", "field"?}}`` with status 400/404/503.
+Errors come back as ``{"error": {"code", "message", "field"?}}``; the status comes
+from the error catalogue (``protocol.errors``): 400 for bad input, 404 for an unknown
+room or game, 503 when the event store does not answer.
 """
 
 from __future__ import annotations
@@ -35,11 +40,13 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from engine.core import games
-from engine.errors import Rejection
+from engine.errors import CodedError
+from protocol import errors as codes
+from protocol.errors import http_status
 from server.config import Settings
 from server.connection import websocket_endpoint
+from server.errors import RoomRefusal
 from server.metrics import Metrics
-from server.room import RoomError
 from server.rooms import Rooms
 from server.services import Services
 from server.store import EventStore, StoreError, open_store
@@ -54,6 +61,15 @@ def error_response(code: str, message: str, status: int, field: str | None = Non
     if field is not None:
         body["field"] = field
     return JSONResponse({"error": body}, status_code=status)
+
+
+def coded_response(exc: CodedError) -> JSONResponse:
+    """The HTTP answer to a refusal: its status from the error catalogue."""
+    if isinstance(exc, StoreError):
+        return error_response(codes.UNAVAILABLE, str(exc), 503)
+    default = 503 if isinstance(exc, RoomRefusal) else 400
+    field = exc.details.get("field")
+    return error_response(exc.code, exc.message, http_status(exc.code, default), field)
 
 
 async def health(request: Request) -> Response:
@@ -102,14 +118,18 @@ async def create_room(request: Request) -> Response:
         room = await services.rooms.create(
             str(body.get("game", "")), body.get("seats", 0), options, room_settings
         )
-    except RoomError as exc:
-        return error_response(
-            exc.code, exc.message, 404 if exc.code == "room/unknown_game" else 503
-        )
-    except Rejection as exc:
-        return error_response(exc.code, exc.message, 400, exc.details.get("field"))
-    except StoreError as exc:
-        return error_response("room/unavailable", str(exc), 503)
+    except CodedError as exc:
+        return coded_response(exc)
+    return JSONResponse(room.summary(), status_code=201)
+
+
+async def rematch(request: Request) -> Response:
+    """``POST /api/rooms/{id}/rematch``: the same table again, in a new room (made once)."""
+    services: Services = request.app.state.services
+    try:
+        room = await services.rooms.rematch(request.path_params["room_id"])
+    except CodedError as exc:
+        return coded_response(exc)
     return JSONResponse(room.summary(), status_code=201)
 
 
@@ -122,8 +142,8 @@ async def room_info(request: Request) -> Response:
     services: Services = request.app.state.services
     try:
         room = await services.rooms.get(request.path_params["room_id"])
-    except RoomError as exc:
-        return error_response(exc.code, exc.message, 404 if exc.code == "room/not_found" else 503)
+    except CodedError as exc:
+        return coded_response(exc)
     return JSONResponse(room.summary())
 
 
@@ -144,7 +164,7 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
         services = Services(settings, the_store, metrics_, rooms)
         metrics_.connections.fn = lambda: float(len(services.connections))
         metrics_.spectators.fn = lambda: float(
-            sum(1 for c in services.connections if c.seat is None)
+            sum(1 for c in services.connections if c.role == "spectator")
         )
         app.state.services = services
         await rooms.start()
@@ -162,6 +182,7 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
         Route("/api/rooms", list_rooms, methods=["GET"]),
         Route("/api/rooms", create_room, methods=["POST"]),
         Route("/api/rooms/{room_id}", room_info),
+        Route("/api/rooms/{room_id}/rematch", rematch, methods=["POST"]),
         Route("/metrics", metrics),
         WebSocketRoute("/ws", websocket_endpoint),
     ]

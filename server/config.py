@@ -36,6 +36,11 @@ class Settings:
     patch_history: int = 512
     """Patches kept per viewer so a reconnecting client can be served the ones it missed."""
     max_rooms: int = 10_000
+    replies_per_seat: int = 256
+    """Answers (other than acks, which the log holds) remembered per seat of a room."""
+    retry_base_seconds: float = 0.1
+    retry_cap_seconds: float = 5.0
+    """Backoff of room writes retried after a store failure: doubling from base to cap."""
 
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:

@@ -17,10 +17,13 @@ from typing import Any
 
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from protocol import errors as codes
 from protocol.codec import SUBPROTOCOLS, Codec, ProtocolError, codec_for
-from protocol.messages import Command, Hello, Ping, Resync
+from protocol.messages import Command, Error, Hello, Ping, Pong, Reject, Resync, ServerMessage
 from server.config import origin_allowed
-from server.room import Room, RoomError
+from server.core_io import PeerId
+from server.errors import RoomRefusal
+from server.room import Room
 from server.services import Services
 
 log = logging.getLogger("rollhouse.connection")
@@ -57,15 +60,20 @@ class Connection:
         self.codec_name = codec.name
         self.services = services
         self.seat: int | None = None
+        self.role: str | None = None
+        """``player`` or ``spectator`` once welcomed."""
         self.room: Room | None = None
+        self.pid: PeerId | None = None
+        self.gone = False
+        """The socket is closed (the room may still be finishing this peer's hello)."""
         self.outbox: asyncio.Queue[Any] = asyncio.Queue(maxsize=services.settings.outbox_limit)
         self.bucket = TokenBucket(services.settings.rate_per_second, services.settings.rate_burst)
         self.closing = False
 
     # -- Peer --------------------------------------------------------------------------
 
-    def encode(self, message: dict[str, Any]) -> bytes | str:
-        return self.codec.encode_data(message)
+    def encode(self, message: ServerMessage) -> bytes | str:
+        return self.codec.encode(message)
 
     def send_frame(self, frame: bytes | str) -> None:
         if self.closing:
@@ -81,7 +89,7 @@ class Connection:
     def close_with(self, code: str, message: str) -> None:
         if self.closing:
             return
-        self.send_frame(self.encode(_error(code, message, fatal=True)))
+        self.send_frame(self.encode(Error(code, message, None, True)))
         self.closing = True
         with contextlib.suppress(asyncio.QueueFull):
             self.outbox.put_nowait((_CLOSE, code))
@@ -105,7 +113,7 @@ class Connection:
 
     def reply_error(self, code: str, message: str, field: str | None = None) -> None:
         self.services.metrics.protocol_errors.inc(code=code)
-        self.send_frame(self.encode(_error(code, message, field=field)))
+        self.send_frame(self.encode(Error(code, message, field, False)))
 
     async def serve(self) -> None:
         """Read frames until the client leaves."""
@@ -129,72 +137,43 @@ class Connection:
     def _refuse(self, message: Any, code: str, text: str) -> None:
         if isinstance(message, Command):
             self.services.metrics.rejections.inc(code=code)
-            reply = {
-                "type": "reject",
-                "id": message.id,
-                "code": code,
-                "message": text,
-                "details": {},
-            }
-            self.send_frame(self.encode(reply))
+            self.send_frame(self.encode(Reject(message.id, code, text)))
         else:
             self.reply_error(code, text)
 
     async def dispatch(self, message: Any) -> None:
         if isinstance(message, Ping):
-            self.send_frame(
-                self.encode({"type": "pong", "nonce": message.nonce, "server_time": time.time()})
-            )
+            self.send_frame(self.encode(Pong(message.nonce, time.time())))
         elif isinstance(message, Hello):
             await self.hello(message)
-        elif self.room is None:
-            self._refuse(message, "room/hello_required", "send hello first")
+        elif self.room is None or self.pid is None:
+            self._refuse(message, codes.HELLO_REQUIRED, "send hello first")
         elif isinstance(message, Command):
-            future = asyncio.ensure_future(
-                self.room.call(self.room.command, self, message.id, message.command)
-            )
-            future.add_done_callback(self._command_failed)
+            self.room.command(self.pid, message.id, message.command)
         elif isinstance(message, Resync):
-            await self.room.call(self.room.resync, self)
+            self.room.resync(self.pid)
         else:
             self.reply_error(
-                "protocol/unknown_type", f"{type(message).__name__} is not a client message"
+                codes.UNKNOWN_TYPE, f"{type(message).__name__} is not a client message"
             )
-
-    def _command_failed(self, future: asyncio.Future[Any]) -> None:
-        exc = None if future.cancelled() else future.exception()
-        if exc is None:
-            return
-        if isinstance(exc, RoomError):
-            self.close_with(exc.code, exc.message)
-        else:
-            log.exception("command failed", exc_info=exc)
-            self.close_with("room/unavailable", "the room failed; reconnect")
 
     async def hello(self, hello: Hello) -> None:
         if self.room is not None:
-            self.reply_error("room/already_joined", "this connection has joined a room already")
+            self.reply_error(codes.ALREADY_JOINED, "this connection has joined a room already")
             return
         try:
             room = await self.services.rooms.get(hello.room)
-            await room.call(
-                room.join, self, hello.role, hello.name, hello.seat_token, hello.last_seq
-            )
-        except RoomError as exc:
+        except RoomRefusal as exc:
             self.close_with(exc.code, exc.message)
             return
+        self.seat = None
         self.room = room
+        self.pid = room.join(self, hello)
 
     async def leave(self) -> None:
-        if self.room is not None:
-            with contextlib.suppress(RoomError):
-                await self.room.call(self.room.leave, self)
-
-
-def _error(
-    code: str, message: str, *, field: str | None = None, fatal: bool = False
-) -> dict[str, Any]:
-    return {"type": "error", "code": code, "message": message, "field": field, "fatal": fatal}
+        self.gone = True
+        if self.room is not None and self.pid is not None:
+            self.room.leave(self.pid)
 
 
 async def websocket_endpoint(ws: WebSocket) -> None:
@@ -211,7 +190,7 @@ async def websocket_endpoint(ws: WebSocket) -> None:
         if not origin_allowed(
             ws.headers.get("origin"), ws.headers.get("host"), services.settings.allowed_origins
         ):
-            conn.close_with("room/origin_forbidden", "this page's origin may not connect")
+            conn.close_with(codes.ORIGIN_FORBIDDEN, "this page's origin may not connect")
         else:
             await conn.serve()
     except WebSocketDisconnect:

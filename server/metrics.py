@@ -89,6 +89,20 @@ class Metrics:
         self.dropped = Counter(
             "rollhouse_connections_dropped_total", "Connections dropped, by reason."
         )
+        self.retries = Counter(
+            "rollhouse_retries_total",
+            "Room writes (clock timeouts, bot moves, takeovers, bookkeeping) or settles "
+            "retried after a store failure, by reason.",
+        )
+        self.append_failures = Counter(
+            "rollhouse_append_failures_total",
+            "Appends that failed, by outcome (certain: nothing written; unknown: settled "
+            "from the log).",
+        )
+        self.rooms_loaded_at_start = Counter(
+            "rollhouse_rooms_loaded_at_start_total",
+            "Rooms loaded at start-up because time alone moves them.",
+        )
         self.append_latency = Histogram("rollhouse_append_seconds", "Store append latency.")
         self.fanout_latency = Histogram(
             "rollhouse_fanout_seconds", "Time to build and queue patches."
@@ -100,6 +114,7 @@ class Metrics:
     def render(self) -> str:
         series: list[Counter | Gauge | Histogram] = [
             self.rooms, self.connections, self.spectators, self.commands, self.rejections,
-            self.protocol_errors, self.dropped, self.append_latency, self.fanout_latency,
+            self.protocol_errors, self.dropped, self.retries, self.append_failures,
+            self.rooms_loaded_at_start, self.append_latency, self.fanout_latency,
         ]  # fmt: skip
         return "\n".join(line for s in series for line in s.lines()) + "\n"

@@ -1,8 +1,11 @@
 """The rooms of one node: create, load from the log on demand, list, unload when idle.
 
-A room lives in memory only while someone uses it. An idle room (no connection
-for ``idle_unload_seconds``) is unloaded; the next request for it rebuilds it from
-its log, so finished rooms stay viewable forever and any node can pick a room up.
+A room lives in memory only while it is used: an idle room (no connection, no write
+in flight, nothing that time alone moves) is unloaded after ``idle_unload_seconds``;
+the next request rebuilds it from its log and its stored answers, so finished rooms
+stay viewable forever. Rooms that time alone moves (clocks, hosted bots, takeovers)
+are marked in the store and loaded when the node starts, so their deadlines fire and
+their bots play without anyone opening them.
 """
 
 from __future__ import annotations
@@ -16,11 +19,16 @@ from typing import Any
 
 from engine.core import get_game
 from engine.errors import BadOptions
+from protocol import errors as codes
 from server.config import Settings
+from server.core import CoreSettings, RoomCore, rebuild_core
+from server.core_io import Rematch, SeatBots
+from server.errors import RoomRefusal
 from server.metrics import Metrics
-from server.room import Room, RoomError, room_summary
-from server.roomlog import created_record, rebuild
+from server.records import RoomModel, created_record, from_plain, rebuild, to_plain
+from server.room import Room
 from server.store import EventStore, StoreError
+from server.views import room_summary
 
 log = logging.getLogger("rollhouse.rooms")
 
@@ -35,24 +43,33 @@ class Rooms:
         store: EventStore,
         settings: Settings,
         metrics: Metrics,
-        now: Callable[[], float] = time.time,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         self.store = store
         self.settings = settings
         self.metrics = metrics
-        self.now = now
+        self.clock = clock
+        self.core_settings = CoreSettings(
+            patch_history=settings.patch_history,
+            replies_per_seat=settings.replies_per_seat,
+            retry_base=settings.retry_base_seconds,
+            retry_cap=settings.retry_cap_seconds,
+        )
         self.live: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Task[Room]] = {}
         self._summaries: dict[str, dict[str, Any]] = {}
-        self._reaper: asyncio.Task[None] | None = None
+        self._rematching: dict[str, asyncio.Lock] = {}
+        self._tasks: list[asyncio.Task[None]] = []
         metrics.rooms.fn = lambda: float(len(self.live))
 
     async def start(self) -> None:
-        self._reaper = asyncio.create_task(self._reap_idle())
+        """Start the idle reaper, and load (in the background) every room time moves."""
+        self._tasks.append(asyncio.create_task(self._reap_idle()))
+        self._tasks.append(asyncio.create_task(self._load_driven()))
 
     async def close(self) -> None:
-        if self._reaper is not None:
-            self._reaper.cancel()
+        for task in self._tasks:
+            task.cancel()
         for room in list(self.live.values()):
             await room.stop()
         self.live.clear()
@@ -64,7 +81,7 @@ class Rooms:
         try:
             game = get_game(game_name)
         except KeyError:
-            raise RoomError("room/unknown_game", f"no game named {game_name!r}") from None
+            raise RoomRefusal(codes.UNKNOWN_GAME, f"no game named {game_name!r}") from None
         if (
             not isinstance(seats, int)
             or isinstance(seats, bool)
@@ -92,7 +109,7 @@ class Rooms:
             game_options,
             seed,
             room_settings["clock"],
-            self.now(),
+            self.clock(),
             {
                 "bot_delay": room_settings["bot_delay"],
                 "takeover_after": room_settings["takeover_after"],
@@ -100,18 +117,21 @@ class Rooms:
             },
         )
         room_id = "r-" + secrets.token_hex(4)
-        await self.store.append(room_id, [record], 0)
-        instance = self._activate(rebuild(room_id, [(1, record)]))
+        driven = bool(room_settings["clock"] or room_settings["bots"])
+        if driven or room_settings["takeover_after"] is not None:
+            await self.store.set_driven(room_id, True)  # before the log: a crash leaves no orphan
+        await self.store.append(room_id, [to_plain(record)], 0)
+        core = RoomCore(rebuild(room_id, [(1, record)]), settings=self.core_settings)
+        instance = await self._activate(core)
         if room_settings["bots"]:
-            await instance.call(
-                instance.seat_bots, room_settings["bots"], room_settings["bot_policy"]
-            )
+            count, policy = room_settings["bots"], room_settings["bot_policy"]
+            await instance.request(lambda op, now: SeatBots(op, count, policy, now))
         return instance
 
     async def get(self, room_id: str) -> Room:
         """The live room, loading it from its log when needed; room/not_found otherwise."""
         room = self.live.get(room_id)
-        if room is not None and room.broken is None:
+        if room is not None and not room.broken:
             return room
         if room is not None:
             await self.unload(room_id)
@@ -125,19 +145,28 @@ class Rooms:
     async def _load(self, room_id: str) -> Room:
         try:
             records = await self.store.read(room_id)
+            if not records:
+                raise RoomRefusal(codes.ROOM_NOT_FOUND, f"no room {room_id!r}")
+            replies = await self.store.load_replies(room_id)
         except StoreError as exc:
             if exc.code == "store/bad_room":
-                raise RoomError("room/not_found", f"no room {room_id!r}") from exc
-            raise RoomError("room/unavailable", f"the event log is unavailable: {exc}") from exc
-        if not records:
-            raise RoomError("room/not_found", f"no room {room_id!r}")
-        model = rebuild(room_id, [(r.seq, r.data) for r in records])
+                raise RoomRefusal(codes.ROOM_NOT_FOUND, f"no room {room_id!r}") from exc
+            raise RoomRefusal(codes.UNAVAILABLE, f"the event log is unavailable: {exc}") from exc
+        core = rebuild_core(
+            room_id, [(r.seq, r.data) for r in records], replies, self.core_settings
+        )
         log.info("room %s loaded from %d records", room_id, len(records))
-        return self._activate(model)
+        return await self._activate(core)
 
-    def _activate(self, model: Any) -> Room:
-        room = Room(model, self.store, self.settings, self.metrics, self.now)
-        self.live[model.room_id] = room
+    async def _activate(self, core: RoomCore) -> Room:
+        """Fence off every earlier writer of the room, then start its actor."""
+        room_id = core.model.room_id
+        try:
+            fence = await self.store.fence(room_id)
+        except StoreError as exc:
+            raise RoomRefusal(codes.UNAVAILABLE, f"the event log is unavailable: {exc}") from exc
+        room = Room(core, self.store, self.settings, self.metrics, fence, self.clock)
+        self.live[room_id] = room
         room.start()
         return room
 
@@ -146,6 +175,26 @@ class Rooms:
         if room is not None:
             self._summaries[room_id] = room.summary()
             await room.stop()
+
+    async def rematch(self, room_id: str) -> Room:
+        """The rematch of ``room_id``: the same game, seats, options and settings (made once)."""
+        lock = self._rematching.setdefault(room_id, asyncio.Lock())
+        async with lock:
+            old = await self.get(room_id)
+            model: RoomModel = old.core.model
+            if model.rematch is not None:
+                return await self.get(model.rematch)
+            bots = [h.bot for h in model.holders.values() if h.bot is not None]
+            settings = {
+                "clock": model.clock,
+                "bots": len(bots),
+                "bot_policy": bots[0] if bots else str(model.settings.get("takeover_policy") or ""),
+                "bot_delay": float(model.settings.get("bot_delay", 0.8)),
+                "takeover_after": model.takeover_after,
+            }
+            new = await self.create(model.game.name, model.seats, dict(model.options), settings)
+            await old.request(lambda op, now: Rematch(op, new.room_id, now))
+            return new
 
     async def list(self) -> list[dict[str, Any]]:
         """Every room in the log, newest first, with live counts where loaded."""
@@ -160,11 +209,35 @@ class Rooms:
                 records = await self.store.read(room_id)
                 if not records:
                     continue
-                summary = self._summaries[room_id] = room_summary(
-                    rebuild(room_id, [(r.seq, r.data) for r in records])
-                )
+                model = rebuild(room_id, [(r.seq, from_plain(r.data)) for r in records])
+                summary = self._summaries[room_id] = room_summary(model)
             out.append(summary)
         return out
+
+    async def _load_driven(self) -> None:
+        """Load every room marked driven; unmark those that no longer are."""
+        try:
+            driven = await self.store.driven_rooms()
+        except StoreError as exc:
+            log.warning("cannot list driven rooms at start-up: %s", exc)
+            return
+        for room_id in driven:
+            try:
+                room = await self.get(room_id)
+            except RoomRefusal as exc:
+                if exc.code == codes.ROOM_NOT_FOUND:
+                    await self._forget_driven(room_id)
+                else:
+                    log.warning("room %s not loaded at start-up: %s", room_id, exc.message)
+                continue
+            self.metrics.rooms_loaded_at_start.inc()
+            log.info("room %s loaded at start-up (driven: %s)", room_id, room.core.needs_driver)
+
+    async def _forget_driven(self, room_id: str) -> None:
+        try:
+            await self.store.set_driven(room_id, False)
+        except StoreError as exc:
+            log.warning("room %s: cannot unmark driven: %s", room_id, exc)
 
     async def _reap_idle(self) -> None:
         interval = max(0.05, min(30.0, self.settings.idle_unload_seconds / 4))
@@ -172,9 +245,12 @@ class Rooms:
             await asyncio.sleep(interval)
             cutoff = time.monotonic() - self.settings.idle_unload_seconds
             for room_id, room in list(self.live.items()):
-                if room.connected == 0 and room.mailbox.empty() and room.last_active < cutoff:
-                    if room.model.status == "playing" and room.model.clock > 0:
-                        continue  # its clocks (or bots) still drive it
+                if (
+                    room.core.idle
+                    and room.connected == 0
+                    and room.mailbox.empty()
+                    and room.last_active < cutoff
+                ):
                     log.info("room %s idle, unloading", room_id)
                     await self.unload(room_id)
 

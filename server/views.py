@@ -14,13 +14,16 @@ from typing import Any
 
 from engine.data import to_data
 from protocol.patch import Op, diff
-from server.roomlog import RoomModel
+from server.records import RoomModel
 
 Viewer = int | None
 
 
 def room_part(model: RoomModel) -> dict[str, Any]:
-    """The room's public state: status, each awaited seat's deadline, the seats."""
+    """The room's public state: status, each awaited seat's deadline, the seats, the rematch.
+
+    A seat is ``away`` when its player left a room with takeover, and ``takeover`` once a
+    bot plays it for them (both from the log, so every viewer sees the same)."""
     holders = model.holders
     return {
         "status": model.status,
@@ -32,9 +35,12 @@ def room_part(model: RoomModel) -> dict[str, Any]:
                 "name": holders[s].name if s in holders else None,
                 "taken": s in holders,
                 "bot": s in holders and holders[s].bot is not None,
+                "away": s in model.away,
+                "takeover": s in model.taken_over,
             }
             for s in range(model.seats)
         ],
+        "rematch": model.rematch,
     }
 
 
@@ -83,8 +89,9 @@ class Views:
             out["you"] = self.you[viewer]
         return out
 
-    def advance(self) -> dict[Viewer, list[Op]]:
-        """Bring every part up to the model; the ops each viewer needs to follow."""
+    def advance(self, model: RoomModel) -> dict[Viewer, list[Op]]:
+        """Bring every part up to ``model``; the ops each viewer needs to follow."""
+        self.model = model
         room = room_part(self.model)
         room_ops = _under("room", diff(self.room, room))
         self.room = room
@@ -101,3 +108,25 @@ class Views:
             ops[seat] = game_ops[seat] + room_ops + _under("you", diff(self.you[seat], you))
             self.you[seat] = you
         return ops
+
+
+def room_summary(model: RoomModel, connected: int = 0, spectators: int = 0) -> dict[str, Any]:
+    """What the lobby shows of a room."""
+    return {
+        "room": model.room_id,
+        "game": model.game.name,
+        "title": model.game.title,
+        "status": model.status,
+        "seats": model.seats,
+        "taken": len(model.holders),
+        "bots": sum(1 for h in model.holders.values() if h.bot is not None),
+        "players_connected": connected,
+        "spectators": spectators,
+        "seq": model.seq,
+        "created_at": model.created_at,
+        "options": dict(model.options),
+        "clock": model.clock,
+        "takeover_after": model.takeover_after,
+        "rematch": model.rematch,
+        "result": to_data(model.game.result(model.state)) if model.is_over else None,
+    }

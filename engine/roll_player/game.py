@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from engine.core import Policy, Result
+from engine.core import Policy, Result, clockwise_from
 from engine.errors import GameOver, NotASeat
 from engine.roll_player import legal, market, rounds, setup
 from engine.roll_player.commands import (
@@ -111,6 +111,13 @@ class RollPlayer:
     def timeout_command(self, state: State, seat: int) -> Any | None:
         """The default move of an awaited seat."""
         return legal.timeout_command(state, seat)
+
+    def turn_order(self, state: State) -> tuple[int, ...]:
+        """The seat whose decision it is (else the Start Player), then clockwise."""
+        first = (
+            state.queue[0] if state.queue else state.turn if state.turn is not None else state.start
+        )
+        return clockwise_from(first, state.seats)
 
     def is_over(self, state: State) -> bool:
         """Whether the last round is scored."""

@@ -48,7 +48,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.core import Policy, Result, register
+from engine.core import Policy, Result, clockwise_from, register
 from engine.data import Registry
 from engine.rollie import rules
 from engine.rollie.bots import policies as _policies
@@ -110,6 +110,10 @@ class Rollie:
 
     def timeout_command(self, state: State, seat: int) -> Any | None:
         return rules.timeout_command(state, seat)
+
+    def turn_order(self, state: State) -> tuple[int, ...]:
+        """The First player, then clockwise (who wins a tie of clock timeouts)."""
+        return clockwise_from(state.first_player, state.seats)
 
     def is_over(self, state: State) -> bool:
         return state.phase == "over"

@@ -4,13 +4,22 @@
 (the embedded single-node default) or Redis Streams (production). Every backend
 obeys one contract (tests/store/test_contract.py): ``append`` with an expected
 sequence is atomic and raises :class:`StoreConflict` when the log has moved on;
-appends are group-committed by the durable backends.
+appends are group-committed by the durable backends. Beside each log a store keeps a
+fence epoch (``fence``; an append carrying an older epoch is refused), the room's
+stored command replies (``save_reply``, bounded per seat) and the set of rooms that
+time alone moves (``set_driven``), which a node loads at start-up.
 """
 
 from __future__ import annotations
 
 from server.store.base import EventStore, Record
-from server.store.errors import StoreConflict, StoreError, StoreUnavailable
+from server.store.errors import (
+    StoreConflict,
+    StoreError,
+    StoreFenced,
+    StoreUnavailable,
+    StoreUnknown,
+)
 from server.store.url import DEFAULT_STORE_URL, open_store
 
 __all__ = [
@@ -19,6 +28,8 @@ __all__ = [
     "Record",
     "StoreConflict",
     "StoreError",
+    "StoreFenced",
     "StoreUnavailable",
+    "StoreUnknown",
     "open_store",
 ]

@@ -31,8 +31,42 @@ class Record:
 class EventStore(Protocol):
     """The durable append-only log of every room (see server/store/__init__.py)."""
 
-    async def append(self, room: str, records: Sequence[dict[str, Any]], expected_seq: int) -> int:
-        """Append ``records`` after ``expected_seq`` atomically; return the new last seq."""
+    async def append(
+        self,
+        room: str,
+        records: Sequence[dict[str, Any]],
+        expected_seq: int,
+        *,
+        fence: int | None = None,
+    ) -> int:
+        """Append ``records`` after ``expected_seq`` atomically; return the new last seq.
+
+        With ``fence``, the append is refused (StoreFenced) unless ``fence`` is the
+        room's current fence epoch, checked in the same atomic step.
+        """
+        ...
+
+    async def fence(self, room: str) -> int:
+        """Move the room's fence epoch on and return it: no append carrying an older
+        epoch can land after this returns (even one sent before it)."""
+        ...
+
+    async def save_reply(
+        self, room: str, seat: int, cmd_id: str, data: dict[str, Any], keep: int
+    ) -> None:
+        """Keep one command answer of ``seat``; at most ``keep`` per seat (oldest go)."""
+        ...
+
+    async def load_replies(self, room: str) -> list[tuple[int, str, dict[str, Any]]]:
+        """The stored answers ``(seat, cmd_id, data)`` of a room, oldest first per seat."""
+        ...
+
+    async def set_driven(self, room: str, driven: bool) -> None:
+        """Mark (or unmark) a room as one that time alone moves (clocks, bots, takeover)."""
+        ...
+
+    async def driven_rooms(self) -> list[str]:
+        """Every room marked driven (a node loads them at start-up)."""
         ...
 
     async def read(self, room: str, after: int = 0, limit: int | None = None) -> list[Record]:

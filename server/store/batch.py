@@ -104,6 +104,7 @@ class Append:
     room: str
     expected: int
     blobs: list[bytes]
+    fence: int | None = None
 
 
 class GroupCommitted:
@@ -118,12 +119,21 @@ class GroupCommitted:
     def _check_open(self) -> None:
         raise NotImplementedError
 
-    async def append(self, room: str, records: Sequence[dict[str, Any]], expected_seq: int) -> int:
+    async def append(
+        self,
+        room: str,
+        records: Sequence[dict[str, Any]],
+        expected_seq: int,
+        *,
+        fence: int | None = None,
+    ) -> int:
         """Append ``records`` after ``expected_seq`` (group-committed); return the new last seq."""
         self._check_open()
         check_room(room)
         check_seq(expected_seq, "expected_seq")
+        if fence is not None:
+            check_seq(fence, "fence")
         blobs = pack_all(records)
         if not blobs:
             return expected_seq
-        return await self.batcher.submit(Append(room, expected_seq, blobs))
+        return await self.batcher.submit(Append(room, expected_seq, blobs, fence))

@@ -20,7 +20,7 @@ from server.store.base import (
     snapshot_beyond_log,
     unpack,
 )
-from server.store.errors import StoreConflict, StoreUnavailable
+from server.store.errors import StoreConflict, StoreFenced, StoreUnavailable
 
 
 class MemoryStore:
@@ -29,9 +29,19 @@ class MemoryStore:
     def __init__(self) -> None:
         self._logs: dict[str, list[bytes]] = {}  # dicts keep insertion = creation order
         self._snapshots: dict[str, tuple[int, bytes]] = {}
+        self._fences: dict[str, int] = {}
+        self._replies: dict[str, dict[int, dict[str, bytes]]] = {}
+        self._driven: dict[str, None] = {}
         self._closed = False
 
-    async def append(self, room: str, records: Sequence[dict[str, Any]], expected_seq: int) -> int:
+    async def append(
+        self,
+        room: str,
+        records: Sequence[dict[str, Any]],
+        expected_seq: int,
+        *,
+        fence: int | None = None,
+    ) -> int:
         """Append ``records`` after ``expected_seq``; StoreConflict if the log is elsewhere."""
         self._check_open()
         check_room(room)
@@ -39,6 +49,9 @@ class MemoryStore:
         blobs = pack_all(records)
         if not blobs:
             return expected_seq  # nothing to write, nothing checked (as in every backend)
+        current = self._fences.get(room, 0)
+        if fence is not None and fence != current:
+            raise StoreFenced(room, fence, current)
         log = self._logs.get(room, [])
         if len(log) != expected_seq:
             raise StoreConflict(room, expected_seq, len(log))
@@ -83,6 +96,41 @@ class MemoryStore:
         self._check_open()
         snap = self._snapshots.get(check_room(room))
         return None if snap is None else (snap[0], unpack(snap[1]))
+
+    async def fence(self, room: str) -> int:
+        """Move the room's fence epoch on; returns the new epoch."""
+        self._check_open()
+        self._fences[check_room(room)] = epoch = self._fences.get(room, 0) + 1
+        return epoch
+
+    async def save_reply(
+        self, room: str, seat: int, cmd_id: str, data: dict[str, Any], keep: int
+    ) -> None:
+        """Keep one answer of ``seat`` (at most ``keep`` per seat)."""
+        self._check_open()
+        replies = self._replies.setdefault(check_room(room), {}).setdefault(seat, {})
+        replies[cmd_id] = pack(data)
+        while len(replies) > keep:
+            del replies[next(iter(replies))]
+
+    async def load_replies(self, room: str) -> list[tuple[int, str, dict[str, Any]]]:
+        """Stored answers, oldest first per seat."""
+        self._check_open()
+        seats = self._replies.get(check_room(room), {})
+        return [(s, i, unpack(b)) for s, replies in seats.items() for i, b in replies.items()]
+
+    async def set_driven(self, room: str, driven: bool) -> None:
+        """Mark or unmark ``room`` as driven by time."""
+        self._check_open()
+        if driven:
+            self._driven[check_room(room)] = None
+        else:
+            self._driven.pop(room, None)
+
+    async def driven_rooms(self) -> list[str]:
+        """Rooms marked driven."""
+        self._check_open()
+        return list(self._driven)
 
     async def close(self) -> None:
         """Mark the store closed (the data is dropped with it)."""

@@ -4,17 +4,25 @@ Keys (prefix configurable, default ``rollhouse``):
 
 - ``{prefix}:room:{id}:log``   stream; entry ``0-{seq}`` with one field ``d`` (msgpack)
 - ``{prefix}:room:{id}:snap``  hash ``s`` (seq), ``d`` (msgpack) of the latest snapshot
+- ``{prefix}:room:{id}:fence`` the room's fence epoch (INCR), checked by every append
+- ``{prefix}:room:{id}:replies`` hash ``{seat}:{cmd id}`` -> stored answer (msgpack),
+  with ``...:replies:{seat}`` lists keeping each seat's order for the bound
 - ``{prefix}:rooms``           sorted set of room ids, score = creation counter
 - ``{prefix}:rooms:counter``   that counter
+- ``{prefix}:driven``          set of the rooms that time alone moves
 
 An append is one EVALSHA of a Lua script (server/store/redis_lua.py) that checks
 the stream's top against the expected seq and XADDs every record, atomically.
 Appends from all rooms within one event-loop turn are group-committed: sent as one
 (non-transactional) pipeline of EVALSHAs, each caller awaiting its own outcome.
 
-Appends use a client with retries disabled: if the connection drops mid-pipeline the
-outcome is unknown, and a blind retry would report a StoreConflict for an append
-that did succeed. The caller gets StoreUnavailable and can re-read ``last_seq``.
+Appends use a client with retries disabled: if the connection drops or times out
+mid-pipeline the outcome is unknown, and a blind retry would report a StoreConflict
+for an append that did succeed. The caller gets StoreUnknown; it calls ``fence`` (an
+INCR that every later-executed append script sees, so a write still sitting in a
+paused server's buffers can never land afterwards) and then reads the log's tail.
+Both clients time out after ``socket_timeout`` seconds (default 5, set in the URL
+as ``?socket_timeout=S``).
 The scripts touch a room's keys and the global room index, so this is not a Redis
 Cluster layout (one Redis, or one per shard of rooms).
 """
@@ -42,10 +50,19 @@ from server.store.base import (
     unpack,
 )
 from server.store.batch import Append, Batcher, GroupCommitted
-from server.store.errors import StoreConflict, StoreError, StoreUnavailable
+from server.store.errors import (
+    StoreConflict,
+    StoreError,
+    StoreFenced,
+    StoreUnavailable,
+    StoreUnknown,
+)
 
 APPEND_SHA = redis_lua.sha1(redis_lua.APPEND)
 SNAPSHOT_SHA = redis_lua.sha1(redis_lua.SAVE_SNAPSHOT)
+REPLY_SHA = redis_lua.sha1(redis_lua.SAVE_REPLY)
+TIMEOUTS = {"socket_timeout": 5.0, "socket_connect_timeout": 5.0}
+"""Seconds before a Redis call counts as failed (the URL's own values win)."""
 
 
 def _seq_of(entry_id: bytes) -> int:
@@ -57,9 +74,12 @@ class RedisStore(GroupCommitted):
 
     def __init__(self, url: str, *, prefix: str = "rollhouse", max_batch: int = 512) -> None:
         self.prefix = prefix
-        self._client = aioredis.Redis.from_url(url, decode_responses=False)
+        self._client = aioredis.Redis.from_url(url, decode_responses=False, **TIMEOUTS)  # type: ignore[arg-type]
         self._writer = aioredis.Redis.from_url(
-            url, decode_responses=False, retry=Retry(NoBackoff(), 0)
+            url,
+            decode_responses=False,
+            retry=Retry(NoBackoff(), 0),
+            **TIMEOUTS,  # type: ignore[arg-type]
         )
         self._closed = False
         self.batcher: Batcher[Append, int] = Batcher(self._flush, max_batch=max_batch)
@@ -71,6 +91,19 @@ class RedisStore(GroupCommitted):
     def snapshot_key(self, room: str) -> str:
         """The hash key of ``room``'s latest snapshot."""
         return f"{self.prefix}:room:{room}:snap"
+
+    def fence_key(self, room: str) -> str:
+        """The counter holding ``room``'s fence epoch."""
+        return f"{self.prefix}:room:{room}:fence"
+
+    def replies_key(self, room: str) -> str:
+        """The hash of ``room``'s stored answers."""
+        return f"{self.prefix}:room:{room}:replies"
+
+    @property
+    def driven_key(self) -> str:
+        """The set of rooms that time alone moves."""
+        return f"{self.prefix}:driven"
 
     @property
     def rooms_key(self) -> str:
@@ -126,6 +159,44 @@ class RedisStore(GroupCommitted):
         seq, blob = await self._guard(self._client.hmget(key, ["s", "d"]))
         return None if seq is None else (int(seq), unpack(blob))
 
+    async def fence(self, room: str) -> int:
+        """Move the room's fence epoch on (INCR); returns the new epoch."""
+        self._check_open()
+        return int(await self._guard(self._client.incr(self.fence_key(check_room(room)))))
+
+    async def save_reply(
+        self, room: str, seat: int, cmd_id: str, data: dict[str, Any], keep: int
+    ) -> None:
+        """Keep one answer of ``seat`` (at most ``keep`` per seat)."""
+        self._check_open()
+        key = self.replies_key(check_room(room))
+        keys = (key, f"{key}:{seat}")
+        await self._eval(
+            redis_lua.SAVE_REPLY, REPLY_SHA, keys, (f"{seat}:{cmd_id}", pack(data), keep)
+        )
+
+    async def load_replies(self, room: str) -> list[tuple[int, str, dict[str, Any]]]:
+        """Stored answers (each seat's in no particular order)."""
+        self._check_open()
+        stored = await self._guard(self._client.hgetall(self.replies_key(check_room(room))))
+        out = []
+        for field, blob in stored.items():
+            seat, _, cmd_id = field.decode().partition(":")
+            out.append((int(seat), cmd_id, unpack(blob)))
+        return out
+
+    async def set_driven(self, room: str, driven: bool) -> None:
+        """Mark or unmark ``room`` as driven by time."""
+        self._check_open()
+        check_room(room)
+        call = self._client.sadd if driven else self._client.srem
+        await self._guard(call(self.driven_key, room))
+
+    async def driven_rooms(self) -> list[str]:
+        """Rooms marked driven."""
+        self._check_open()
+        return sorted(r.decode() for r in await self._guard(self._client.smembers(self.driven_key)))
+
     async def close(self) -> None:
         """Flush pending appends and close both connection pools."""
         if self._closed:
@@ -171,9 +242,14 @@ class RedisStore(GroupCommitted):
     async def _pipeline(self, items: list[Append]) -> list[Any]:
         pipe = self._writer.pipeline(transaction=False)
         for item in items:
-            keys = (self.log_key(item.room), self.rooms_key, f"{self.rooms_key}:counter")
-            pipe.evalsha(APPEND_SHA, len(keys), *keys, item.expected, item.room, *item.blobs)
-        replies: list[Any] = await self._guard(pipe.execute(raise_on_error=False))
+            keys = (self.log_key(item.room), self.rooms_key, f"{self.rooms_key}:counter",
+                    self.fence_key(item.room))  # fmt: skip
+            fence = "" if item.fence is None else item.fence
+            pipe.evalsha(APPEND_SHA, len(keys), *keys, item.expected, item.room, fence, *item.blobs)
+        try:
+            replies: list[Any] = await self._guard(pipe.execute(raise_on_error=False))
+        except StoreUnavailable as exc:  # sent, perhaps: nobody knows whether it ran
+            raise StoreUnknown(f"append outcome unknown: {exc}") from exc
         return replies
 
     @staticmethod
@@ -182,4 +258,6 @@ class RedisStore(GroupCommitted):
             return int(reply)
         if isinstance(reply, ResponseError) and str(reply).startswith("CONFLICT "):
             return StoreConflict(item.room, item.expected, int(str(reply).split()[1]))
+        if isinstance(reply, ResponseError) and str(reply).startswith("FENCED "):
+            return StoreFenced(item.room, item.fence or 0, int(str(reply).split()[1]))
         return StoreError(f"redis: {reply}")

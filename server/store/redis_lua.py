@@ -20,22 +20,38 @@ if #top > 0 then
 end
 """
 
-# KEYS: log stream, rooms zset, rooms counter. ARGV: expected, room id, record blobs...
-# Returns the new last seq, or the error "CONFLICT <actual last seq>" (nothing written).
+# KEYS: log stream, rooms zset, rooms counter, fence. ARGV: expected, room id, fence epoch
+# ("" for none), record blobs... Returns the new last seq, or the error "FENCED <epoch>"
+# or "CONFLICT <actual last seq>" (nothing written either way).
 APPEND = (
     _TOP
     + """
+if ARGV[3] ~= '' then
+  local epoch = tonumber(redis.call('GET', KEYS[4]) or '0')
+  if epoch ~= tonumber(ARGV[3]) then return redis.error_reply('FENCED ' .. epoch) end
+end
 local expected = tonumber(ARGV[1])
 if last ~= expected then return redis.error_reply('CONFLICT ' .. last) end
-for i = 3, #ARGV do
-  redis.call('XADD', KEYS[1], '0-' .. (expected + i - 2), 'd', ARGV[i])
+for i = 4, #ARGV do
+  redis.call('XADD', KEYS[1], '0-' .. (expected + i - 3), 'd', ARGV[i])
 end
 if expected == 0 then
   redis.call('ZADD', KEYS[2], 'NX', redis.call('INCR', KEYS[3]), ARGV[2])
 end
-return expected + #ARGV - 2
+return expected + #ARGV - 3
 """
 )
+
+# KEYS: replies hash, the seat's order list. ARGV: field, blob, how many to keep.
+SAVE_REPLY = """
+if redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) == 1 then
+  redis.call('RPUSH', KEYS[2], ARGV[1])
+  while redis.call('LLEN', KEYS[2]) > tonumber(ARGV[3]) do
+    redis.call('HDEL', KEYS[1], redis.call('LPOP', KEYS[2]))
+  end
+end
+return 1
+"""
 
 # KEYS: log stream, snapshot hash. ARGV: seq, blob. Keeps the snapshot with the
 # highest seq; returns 1 if stored, 0 if a newer one exists, "BEYOND <last>" error.

@@ -8,7 +8,14 @@ transaction, each checked on its own, so a wrong expected seq fails only its cal
 
 Schema: ``events(room, seq, data)`` with PRIMARY KEY (room, seq), so the database
 itself refuses a duplicate position; ``rooms`` numbers rooms in creation order;
-``snapshots`` keeps each room's latest snapshot.
+``snapshots`` keeps each room's latest snapshot; ``fences`` each room's fence epoch
+(checked inside the append's transaction); ``replies`` the stored command answers;
+``driven`` the rooms that time alone moves.
+
+Outcomes: a batch that fails to start (``BEGIN IMMEDIATE`` refused, e.g. another
+process holds the write lock past the busy timeout) certainly wrote nothing
+(StoreUnavailable); a failure after it started is reported as StoreUnknown, and the
+room settles it by reading the log.
 
 Durability: WAL mode with ``synchronous=FULL`` by default: a commit is fsynced
 before any caller's append returns, so an acknowledged event survives a power loss
@@ -38,7 +45,13 @@ from server.store.base import (
     unpack,
 )
 from server.store.batch import Append, Batcher, GroupCommitted
-from server.store.errors import StoreConflict, StoreError, StoreUnavailable
+from server.store.errors import (
+    StoreConflict,
+    StoreError,
+    StoreFenced,
+    StoreUnavailable,
+    StoreUnknown,
+)
 
 T = TypeVar("T")
 
@@ -58,6 +71,21 @@ CREATE TABLE IF NOT EXISTS snapshots (
     room TEXT PRIMARY KEY,
     seq INTEGER NOT NULL,
     data BLOB NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS fences (
+    room TEXT PRIMARY KEY,
+    epoch INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS replies (
+    n INTEGER PRIMARY KEY AUTOINCREMENT,
+    room TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    id TEXT NOT NULL,
+    data BLOB NOT NULL,
+    UNIQUE (room, seat, id)
+);
+CREATE TABLE IF NOT EXISTS driven (
+    room TEXT PRIMARY KEY
 ) WITHOUT ROWID;
 """
 
@@ -108,6 +136,28 @@ class SqliteStore(GroupCommitted):
     async def load_snapshot(self, room: str) -> tuple[int, dict[str, Any]] | None:
         """The latest snapshot ``(seq, data)`` or None."""
         return await self._call(self._load_snapshot, check_room(room))
+
+    async def fence(self, room: str) -> int:
+        """Move the room's fence epoch on; returns the new epoch."""
+        return await self._call(self._fence, check_room(room))
+
+    async def save_reply(
+        self, room: str, seat: int, cmd_id: str, data: dict[str, Any], keep: int
+    ) -> None:
+        """Keep one answer of ``seat`` (at most ``keep`` per seat)."""
+        await self._call(self._save_reply, check_room(room), seat, cmd_id, pack(data), keep)
+
+    async def load_replies(self, room: str) -> list[tuple[int, str, dict[str, Any]]]:
+        """Stored answers, oldest first per seat."""
+        return await self._call(self._load_replies, check_room(room))
+
+    async def set_driven(self, room: str, driven: bool) -> None:
+        """Mark or unmark ``room`` as driven by time."""
+        await self._call(self._set_driven, check_room(room), driven)
+
+    async def driven_rooms(self) -> list[str]:
+        """Rooms marked driven."""
+        return await self._call(self._driven_rooms)
 
     async def close(self) -> None:
         """Flush pending appends, close the connection and stop the worker thread."""
@@ -168,12 +218,15 @@ class SqliteStore(GroupCommitted):
         outcomes: list[int | BaseException] = []
         try:
             conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:  # nothing was written
+            return [StoreUnavailable(f"sqlite: cannot begin a write: {exc}")] * len(items)
+        try:
             outcomes.extend(self._write_one(conn, item) for item in items)
             conn.execute("COMMIT")
         except sqlite3.Error as exc:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
-            failed = StoreUnavailable(f"sqlite commit failed: {exc}")
+            failed = StoreUnknown(f"sqlite commit failed: {exc}")
             kept: list[int | BaseException] = [
                 o if isinstance(o, StoreConflict) else failed for o in outcomes
             ]
@@ -181,6 +234,10 @@ class SqliteStore(GroupCommitted):
         return outcomes
 
     def _write_one(self, conn: sqlite3.Connection, item: Append) -> int | BaseException:
+        if item.fence is not None:
+            current = self._epoch(item.room)
+            if current != item.fence:
+                return StoreFenced(item.room, item.fence, current)
         last = self._last(item.room)
         if last != item.expected:
             return StoreConflict(item.room, item.expected, last)
@@ -199,6 +256,57 @@ class SqliteStore(GroupCommitted):
             return StoreConflict(item.room, item.expected, self._last(item.room))
         conn.execute("RELEASE one_append")
         return item.expected + len(rows)
+
+    def _epoch(self, room: str) -> int:
+        row = self._db().execute("SELECT epoch FROM fences WHERE room = ?", (room,)).fetchone()
+        return int(row[0]) if row else 0
+
+    def _fence(self, room: str) -> int:
+        conn = self._db()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            epoch = self._epoch(room) + 1
+            conn.execute(
+                "INSERT INTO fences (room, epoch) VALUES (?, ?) "
+                "ON CONFLICT (room) DO UPDATE SET epoch = excluded.epoch",
+                (room, epoch),
+            )
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+        return epoch
+
+    def _save_reply(self, room: str, seat: int, cmd_id: str, blob: bytes, keep: int) -> None:
+        conn = self._db()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            conn.execute(
+                "INSERT OR IGNORE INTO replies (room, seat, id, data) VALUES (?, ?, ?, ?)",
+                (room, seat, cmd_id, blob),
+            )
+            conn.execute(
+                "DELETE FROM replies WHERE room = ? AND seat = ? AND n NOT IN "
+                "(SELECT n FROM replies WHERE room = ? AND seat = ? ORDER BY n DESC LIMIT ?)",
+                (room, seat, room, seat, keep),
+            )
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+    def _load_replies(self, room: str) -> list[tuple[int, str, dict[str, Any]]]:
+        sql = "SELECT seat, id, data FROM replies WHERE room = ? ORDER BY n"
+        return [(seat, i, unpack(b)) for seat, i, b in self._db().execute(sql, (room,))]
+
+    def _set_driven(self, room: str, driven: bool) -> None:
+        if driven:
+            self._db().execute("INSERT OR IGNORE INTO driven (room) VALUES (?)", (room,))
+        else:
+            self._db().execute("DELETE FROM driven WHERE room = ?", (room,))
+
+    def _driven_rooms(self) -> list[str]:
+        return [r for (r,) in self._db().execute("SELECT room FROM driven ORDER BY room")]
 
     def _last(self, room: str) -> int:
         row = self._db().execute("SELECT MAX(seq) FROM events WHERE room = ?", (room,)).fetchone()

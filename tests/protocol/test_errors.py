@@ -12,7 +12,7 @@ FORBIDDEN = {"asyncio", "redis", "starlette", "websockets", "uvicorn", "sqlite3"
 
 
 def test_every_code_constant_is_catalogued_once() -> None:
-    """Each protocol/, room/ and http/ code constant has one described catalogue entry."""
+    """Each protocol/, room/, command/ and http/ code constant has one described entry."""
     constants = {
         value
         for name, value in vars(errors).items()
@@ -22,7 +22,30 @@ def test_every_code_constant_is_catalogued_once() -> None:
     assert len(codes) == len(set(codes))
     assert set(codes) == constants
     assert all(entry.description for entry in errors.CATALOGUE)
-    assert all(code.split("/")[0] in {"protocol", "room", "http"} for code in codes)
+    assert all(code.split("/")[0] in {"protocol", "room", "command", "http"} for code in codes)
+
+
+def test_http_status_comes_from_the_catalogue() -> None:
+    """API errors take their status from the catalogue; uncatalogued codes are 400."""
+    assert errors.http_status(errors.ROOM_NOT_FOUND) == 404
+    assert errors.http_status(errors.UNKNOWN_GAME) == 404
+    assert errors.http_status(errors.UNAVAILABLE) == 503
+    assert errors.http_status(errors.BAD_JSON) == 400
+    assert errors.http_status("rollie/bad_option") == 400
+    assert all(e.http is not None for e in errors.CATALOGUE if e.via == "http")
+
+
+def test_protocol_errors_are_coded_errors() -> None:
+    """One error tree: a ProtocolError is a CodedError whose details name the field."""
+    from engine.errors import CodedError
+
+    exc = errors.ProtocolError(errors.BAD_FIELD, "last_seq: must be >= 0", "last_seq")
+    assert isinstance(exc, CodedError) and isinstance(exc, ValueError)
+    assert exc.to_data() == {
+        "code": errors.BAD_FIELD,
+        "message": "last_seq: must be >= 0",
+        "field": "last_seq",
+    }
 
 
 def test_fatal_codes() -> None:

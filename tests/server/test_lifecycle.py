@@ -40,9 +40,14 @@ async def test_a_bot_plays_an_absent_player_until_they_return(live_server: LiveS
             break
         await a.send({"type": "roll"} if view["game"]["phase"] == "rolling" else {"type": "secure"})
     assert view["game"]["round"] >= 2 or view["room"]["status"] == "finished"
+    b_seat = 1 - (a.seat or 0)
+    assert view["room"]["seats"][b_seat]["takeover"] and view["room"]["seats"][b_seat]["away"]
     back = await Client(live_server.ws_url, info["room"], seat_token=token).connect()
-    room = live_server.services.rooms.live[info["room"]]
-    assert not room._taken_over(back.seat or 0)
+    if back.view is not None and back.view["room"]["status"] != "finished":
+        returned = await back.wait_for(
+            lambda v: not v["room"]["seats"][b_seat]["takeover"] or v["room"]["status"] == "finished"
+        )
+        assert returned["room"]["status"] == "finished" or not returned["room"]["seats"][b_seat]["away"]
     for c in (a, back):
         await c.close()
 

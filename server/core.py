@@ -1,0 +1,711 @@
+"""The room core: every decision a live room makes, as a pure state machine.
+
+``RoomCore.handle(input) -> [output, ...]`` (types in :mod:`server.core_io`). The core
+reads the time and randomness only from its inputs and does no I/O: the asyncio shell
+(:mod:`server.room`) feeds it one input at a time from the room's mailbox (that order
+is the arrival order) and carries out its outputs in order.
+
+Writes. At most one write is pending at a time: an :class:`Append` of records (or a
+:class:`SaveReply`) is answered by the shell with :class:`WriteDone` or
+:class:`WriteFailed` before any other input. Only a durable write changes the model
+(durable before visible); then every viewer gets its patch and the command its ack.
+
+Unknown outcomes. A write whose outcome is unknown (a timeout or a dropped connection
+after sending) is never answered as a reject: the core asks the shell to
+:class:`Settle` (fence off every older write of the room, then read the log's tail) and
+answers from what the log holds: an ack if the records landed, ``room/unavailable``
+only if they certainly did not. A room never serves state behind or ahead of its log.
+
+Liveness. Clock timeouts, bot moves, takeovers and the room's own bookkeeping records
+(``left``, ``returned``, ``takeover``, ``unseated``) are derived from the model after
+every input (:meth:`RoomCore._drive`), so a failed write is simply tried again after a
+capped exponential backoff. Timeouts that fall due together are applied in the game's
+turn order (Rollie: the First player, then clockwise), never by seat number.
+
+Answers. A command id gets one answer for the room's lifetime (:mod:`server.answers`):
+acks are in the log, every other answer is stored beside it before it is sent.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections import deque
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from engine.core import turn_order
+from engine.errors import Rejection
+from protocol import errors as codes
+from protocol.codec import codec_for
+from protocol.messages import (
+    Ack,
+    Patch,
+    Presence,
+    Reject,
+    SeatPresence,
+    ServerMessage,
+    Snapshot,
+    Welcome,
+)
+from server.answers import Answer, Answers, reply_to_plain
+from server.core_io import (
+    Append,
+    Arm,
+    Broken,
+    Close,
+    CommandIn,
+    Count,
+    Disarm,
+    Finished,
+    Input,
+    Join,
+    Leave,
+    Output,
+    PeerId,
+    Rematch,
+    ResyncIn,
+    SaveReply,
+    SeatBots,
+    Send,
+    Settle,
+    Start,
+    TailRead,
+    TimerFired,
+    WriteDone,
+    WriteFailed,
+)
+from server.records import (
+    Left,
+    Played,
+    Record,
+    Rematched,
+    Returned,
+    RoomModel,
+    TakenOver,
+    Unseated,
+    body_digest,
+    evolve,
+    from_plain,
+    played_records,
+    seated_record,
+    to_plain,
+)
+from server.store.base import pack, unpack
+from server.views import Viewer, Views
+
+log = logging.getLogger("rollhouse.room")
+
+EARLY = 0.002
+"""A timer counts as due this long before its time (the shell's timers are not exact)."""
+
+
+@attrs.frozen
+class CoreSettings:
+    """The room core's knobs (from :class:`server.config.Settings`)."""
+
+    patch_history: int = 512
+    replies_per_seat: int = 256
+    retry_base: float = 0.1
+    retry_cap: float = 5.0
+
+
+@attrs.frozen
+class PeerInfo:
+    seat: int | None
+    role: str
+    codec: str
+
+
+Done = Callable[[float, frozenset[PeerId]], None]
+Failed = Callable[[float], None]
+
+
+@attrs.frozen
+class Pending:
+    """The write in flight and what to do when it is durable, or certainly not."""
+
+    records: tuple[Record, ...]
+    names: tuple[str, ...]
+    done: Done
+    failed: Failed
+
+
+def _nothing(*_: object) -> None:
+    return None
+
+
+class RoomCore:
+    """One room's decisions: its model, its viewers, its answers, its timers."""
+
+    def __init__(
+        self, model: RoomModel, answers: Answers | None = None, settings: CoreSettings | None = None
+    ) -> None:
+        self.settings = settings or CoreSettings()
+        self.model = model
+        self.answers = answers or Answers(self.settings.replies_per_seat)
+        self.views = Views(model)
+        self.history: dict[Viewer, deque[Patch]] = {
+            viewer: deque(maxlen=self.settings.patch_history) for viewer in self.views.viewers
+        }
+        self.peers: dict[PeerId, PeerInfo] = {}
+        self.seated: dict[int, PeerId] = {}
+        self.pending: Pending | None = None
+        self.settling = False
+        self.broken = False
+        self.failures = 0
+        self.backoff_until = 0.0
+        self.armed: dict[str, float] = {}
+        self.bot_due: dict[int, float] = {}
+        self.left_at: dict[int, float] = {}
+        self.unconfirmed: set[int] = set()
+        self.stuck: set[tuple[int, int]] = set()
+        self._out: list[Output] = []
+
+    # -- the one entry point ---------------------------------------------------------------
+
+    def handle(self, inp: Input) -> list[Output]:
+        """Everything the shell must do, in order, because of ``inp``."""
+        if self.broken:
+            return []
+        if self.pending is not None and not isinstance(inp, WriteDone | WriteFailed | TailRead):
+            raise RuntimeError(f"{type(inp).__name__} while a write is pending")
+        match inp:
+            case WriteDone():
+                self._write_done(inp.now, inp.gone)
+            case WriteFailed():
+                self._write_failed(inp)
+            case TailRead():
+                self._settled(inp)
+            case CommandIn():
+                self._command(inp)
+            case Join():
+                self._join(inp)
+            case Leave():
+                self._leave(inp)
+            case ResyncIn():
+                self._resync(inp.peer)
+            case TimerFired():
+                self._timer(inp.key, inp.now)
+            case SeatBots():
+                self._seat_bots(inp)
+            case Rematch():
+                self._rematch(inp)
+            case Start():
+                pass
+        if self.pending is None and not self.broken:
+            self._drive(inp.now)
+        out, self._out = self._out, []
+        return out
+
+    @property
+    def needs_driver(self) -> bool:
+        """Whether time alone moves this room (clocks, hosted bots, takeovers)."""
+        model = self.model
+        bots = any(h.bot is not None for h in model.holders.values())
+        return model.live and (model.clock > 0 or bots or model.takeover_after is not None)
+
+    @property
+    def idle(self) -> bool:
+        """No connection, no write in flight, nothing that time alone would move."""
+        return not self.peers and self.pending is None and not self.needs_driver
+
+    # -- writes --------------------------------------------------------------------------------
+
+    def _append(
+        self,
+        records: tuple[Record, ...],
+        names: tuple[str, ...] = (),
+        done: Done = _nothing,
+        failed: Failed | None = None,
+    ) -> None:
+        self.pending = Pending(records, names, done, failed or self._retry_later)
+        self._out.append(Append(records, self.model.seq))
+
+    def _save_reply(self, peer: PeerId, seat: int, answer: Answer) -> None:
+        def done(_now: float, _gone: frozenset[PeerId]) -> None:
+            self.answers.remember(seat, answer.reply.id, answer)
+            self._reply(peer, answer.reply)
+
+        def failed(_now: float) -> None:
+            self._unavailable(peer, answer.reply.id)
+
+        self.pending = Pending((), (), done, failed)
+        self._out.append(SaveReply(seat, answer.reply.id, reply_to_plain(answer)))
+
+    def _write_done(self, now: float, gone: frozenset[PeerId]) -> None:
+        pending, self.pending = self.pending, None
+        assert pending is not None
+        self.settling = False
+        self.failures, self.backoff_until = 0, 0.0
+        if pending.records:
+            self._fold(pending.records, pending.names)
+        pending.done(now, gone)
+
+    def _write_failed(self, inp: WriteFailed) -> None:
+        pending = self.pending
+        assert pending is not None
+        if inp.conflict:
+            self._break(f"the room's log moved under it: {inp.reason}")
+            return
+        self._out.append(
+            Count("append_failures", (("outcome", "certain" if inp.certain else "unknown"),))
+        )
+        if inp.certain or not pending.records:
+            self.pending = None
+            self.settling = False
+            log.warning("room %s: write failed: %s", self.model.room_id, inp.reason)
+            pending.failed(inp.now)
+            return
+        log.warning(
+            "room %s: write outcome unknown (%s); settling from the log",
+            self.model.room_id,
+            inp.reason,
+        )
+        self.settling = True
+        self._out.append(Settle(self.model.seq))
+
+    def _settled(self, inp: TailRead) -> None:
+        pending = self.pending
+        assert pending is not None and self.settling
+        mine = [unpack(pack(to_plain(r))) for r in pending.records]
+        tail = [dict(data) for _, data in inp.records]
+        if not tail:  # fenced and absent: it can never land now
+            self.pending, self.settling = None, False
+            pending.failed(inp.now)
+            return
+        if tail[: len(mine)] != mine:
+            self._break("another writer appended to this room's log")
+            return
+        self._write_done(inp.now, inp.gone)
+        if len(tail) > len(mine):
+            self._break("another writer appended to this room's log")
+
+    def _fold(self, records: tuple[Record, ...], names: tuple[str, ...]) -> None:
+        first = self.model.seq
+        model = self.model
+        for offset, record in enumerate(records, start=1):
+            model = evolve(model, first + offset, record)
+            self.answers.learn(first + offset, record)
+        self.model = model
+        for viewer, ops in self.views.advance(model).items():
+            patch = Patch(first, model.seq, tuple(ops), names)
+            self.history[viewer].append(patch)
+            peers = self._viewer_peers(viewer)
+            if peers:
+                self._send(peers, patch)
+
+    def _retry_later(self, now: float) -> None:
+        self.failures += 1
+        delay = min(self.settings.retry_cap, self.settings.retry_base * 2 ** (self.failures - 1))
+        self.backoff_until = now + delay
+        self._out.append(Count("retries"))
+        log.warning(
+            "room %s: retrying in %.2f s (failure %d)", self.model.room_id, delay, self.failures
+        )
+
+    def _break(self, why: str) -> None:
+        log.error("room %s: %s; unloading", self.model.room_id, why)
+        self.broken = True
+        self.pending = None
+        self._out.append(Broken(codes.UNAVAILABLE, "the room moved; reconnect"))
+
+    # -- peers -----------------------------------------------------------------------------
+
+    def _send(self, peers: tuple[PeerId, ...], message: ServerMessage) -> None:
+        self._out.append(Send(peers, message))
+
+    def _viewer_peers(self, viewer: Viewer) -> tuple[PeerId, ...]:
+        if viewer is None:
+            return tuple(p for p, info in self.peers.items() if info.seat is None)
+        peer = self.seated.get(viewer)
+        return () if peer is None else (peer,)
+
+    def _join(self, j: Join) -> None:
+        model = self.model
+        if j.role == "spectator":
+            self.peers[j.peer] = PeerInfo(None, "spectator", j.codec)
+            self._welcome(j.peer, None, j.last_seq, j.now)
+            self._presence()
+            return
+        if j.token is not None:
+            seat = model.seat_for_token(j.token)
+            if seat is None:
+                self._out.append(
+                    Close(
+                        j.peer,
+                        codes.BAD_SEAT_TOKEN,
+                        "this seat token belongs to no seat of this room",
+                    )
+                )
+                return
+            self._take_seat(j, seat, j.token, j.last_seq)
+            return
+        free = model.free_seats()
+        if not free:
+            self._out.append(
+                Close(
+                    j.peer, codes.ROOM_FULL, "every seat of this room is taken; join as a spectator"
+                )
+            )
+            return
+        seat = free[0]
+
+        def done(now: float, gone: frozenset[PeerId]) -> None:
+            if j.peer in gone:  # nobody got the token: give the seat back
+                self.unconfirmed.add(seat)
+            else:
+                self._take_seat(j, seat, j.fresh_token, None)
+
+        def failed(_now: float) -> None:
+            self._out.append(
+                Close(
+                    j.peer,
+                    codes.UNAVAILABLE,
+                    "the seat could not be taken; nothing changed; try again",
+                )
+            )
+
+        self._append((seated_record(seat, j.name, j.fresh_token, None, j.now),), (), done, failed)
+
+    def _take_seat(self, j: Join, seat: int, token: str, last_seq: int | None) -> None:
+        old = self.seated.get(seat)
+        if old is not None and old != j.peer:
+            self._out.append(Close(old, codes.REPLACED, "a newer connection took this seat"))
+            self.peers.pop(old, None)
+        self.peers[j.peer] = PeerInfo(seat, "player", j.codec)
+        self.seated[seat] = j.peer
+        self.left_at.pop(seat, None)
+        self._welcome(j.peer, token, last_seq, j.now)
+        self._presence()
+
+    def _leave(self, inp: Leave) -> None:
+        info = self.peers.pop(inp.peer, None)
+        if info is None:
+            return
+        if info.seat is not None and self.seated.get(info.seat) == inp.peer:
+            del self.seated[info.seat]
+            self.left_at[info.seat] = inp.now
+        self._presence()
+
+    def _welcome(self, peer: PeerId, token: str | None, last_seq: int | None, now: float) -> None:
+        info = self.peers[peer]
+        viewer = info.seat
+        room, game = self.model.room_id, self.model.game.name
+        role: Any = info.role
+        snapshot = Welcome(room, game, role, viewer, token, self.model.seq,
+                           self.views.snapshot(viewer), now)  # fmt: skip
+        missed = self._missed(viewer, last_seq)
+        if missed is not None and last_seq is not None:
+            resume: list[ServerMessage] = [
+                Welcome(room, game, role, viewer, token, last_seq, None, now),
+                *missed,
+            ]
+            codec = codec_for(info.codec)
+            if not missed or sum(len(codec.encode(m)) for m in resume) < len(
+                codec.encode(snapshot)
+            ):
+                for message in resume:
+                    self._send((peer,), message)
+                return
+        self._send((peer,), snapshot)
+
+    def _missed(self, viewer: Viewer, last_seq: int | None) -> list[Patch] | None:
+        """The patches after ``last_seq``, if this room still holds all of them."""
+        if last_seq is None or last_seq > self.model.seq:
+            return None
+        if last_seq == self.model.seq:
+            return []
+        patches = list(self.history[viewer])
+        for i, patch in enumerate(patches):
+            if patch.from_ == last_seq:
+                return patches[i:]
+        return None
+
+    def _resync(self, peer: PeerId) -> None:
+        info = self.peers.get(peer)
+        if info is not None:
+            self._send((peer,), Snapshot(self.model.seq, self.views.snapshot(info.seat)))
+
+    def presence(self) -> Presence:
+        """Who is at the table now."""
+        holders, model = self.model.holders, self.model
+        seats = []
+        for s in range(model.seats):
+            info = holders.get(s)
+            bot = info is not None and (info.bot is not None or s in model.taken_over)
+            seats.append(SeatPresence(s, info.name if info else None, s in self.seated or bot, bot))
+        spectators = sum(1 for p in self.peers.values() if p.seat is None)
+        return Presence(tuple(seats), spectators)
+
+    def _presence(self) -> None:
+        if self.peers:
+            self._send(tuple(self.peers), self.presence())
+
+    # -- commands ---------------------------------------------------------------------------
+
+    def _reply(self, peer: PeerId, reply: Ack | Reject) -> None:
+        if isinstance(reply, Reject):
+            self._out.append(Count("rejections", (("code", reply.code),)))
+        if peer in self.peers:
+            self._send((peer,), reply)
+
+    def _unavailable(self, peer: PeerId, cmd_id: str) -> None:
+        self._reply(
+            peer,
+            Reject(
+                cmd_id,
+                codes.UNAVAILABLE,
+                "the event log is unavailable; nothing changed; send it again",
+            ),
+        )
+
+    def _command(self, c: CommandIn) -> None:
+        info = self.peers.get(c.peer)
+        if info is None:
+            return
+        if info.seat is None:
+            self._reply(c.peer, Reject(c.id, codes.READ_ONLY, "spectators cannot act"))
+            return
+        seat, model = info.seat, self.model
+        digest = body_digest(c.body)
+        found = self.answers.find(seat, c.id)
+        if found is not None:
+            if found.body is not None and found.body != digest:
+                self._reply(
+                    c.peer,
+                    Reject(
+                        c.id,
+                        codes.ID_REUSED,
+                        f"command id {c.id!r} was used for another command; use a fresh id",
+                    ),
+                )
+            else:
+                self._reply(c.peer, found.reply)
+            return
+        if not model.started:
+            refusal = Reject(c.id, codes.NOT_STARTED, "the game starts when every seat is taken")
+            self._save_reply(c.peer, seat, Answer(refusal, digest))
+            return
+        try:
+            if model.is_over:
+                raise Rejection("the game is over", code="game/over")
+            command = model.game.commands.load(dict(c.body), seat=seat)
+            events = model.game.decide(model.state, command)
+        except Rejection as exc:
+            refusal = Reject(c.id, exc.code, exc.message, dict(exc.details))
+            self._save_reply(c.peer, seat, Answer(refusal, digest))
+            return
+        if not events:
+            self._save_reply(c.peer, seat, Answer(Ack(c.id, model.seq), digest))
+            return
+
+        def done(_now: float, _gone: frozenset[PeerId]) -> None:
+            self._out.append(Count("commands", (("game", self.model.game.name),)))
+            self._reply(c.peer, Ack(c.id, self.model.seq))
+
+        def failed(_now: float) -> None:
+            self._unavailable(c.peer, c.id)
+
+        records = played_records(events, c.now, seat, c.id, digest)
+        names = tuple(model.game.public_name(e) for e in events)
+        self._append(tuple(records), names, done, failed)
+
+    def _play(self, seat: int, command: Any, now: float, by: str, cmd: str | None) -> bool:
+        """Append the events of a move the room makes for ``seat``; False if refused."""
+        model = self.model
+        try:
+            events = model.game.decide(model.state, command)
+        except Rejection as exc:
+            log.warning(
+                "room %s: %s move for seat %s refused: %s", model.room_id, by, seat, exc.code
+            )
+            self.stuck.add((seat, model.seq))
+            return False
+        if not events:
+            self.stuck.add((seat, model.seq))
+            return False
+        records = played_records(events, now, seat, cmd, None, by)
+        names = (by, *(model.game.public_name(e) for e in events))
+        self._append(tuple(records), names)
+        return True
+
+    # -- hosted bots, rematch ------------------------------------------------------------------
+
+    def _seat_bots(self, inp: SeatBots) -> None:
+        free = self.model.free_seats()[: inp.count]
+        if not free:
+            self._out.append(Finished(inp.op))
+            return
+        records = tuple(seated_record(s, f"bot {s + 1}", None, inp.policy, inp.now) for s in free)
+
+        def failed(_now: float) -> None:
+            self._out.append(Finished(inp.op, codes.UNAVAILABLE, "the event log is unavailable"))
+
+        self._append(records, (), lambda _n, _g: self._out.append(Finished(inp.op)), failed)
+
+    def _rematch(self, inp: Rematch) -> None:
+        if self.model.rematch is not None:
+            self._out.append(Finished(inp.op))
+            return
+
+        def failed(_now: float) -> None:
+            self._out.append(Finished(inp.op, codes.UNAVAILABLE, "the event log is unavailable"))
+
+        done: Done = lambda _n, _g: self._out.append(Finished(inp.op))  # noqa: E731
+        self._append((Rematched(inp.room, inp.now),), (), done, failed)
+
+    # -- time -------------------------------------------------------------------------------
+
+    def _timer(self, key: str, now: float) -> None:
+        self.armed.pop(key, None)
+        if key.startswith("bot:"):
+            seat = int(key[4:])
+            due = self.bot_due.get(seat)
+            if due is not None and due <= now + EARLY and now >= self.backoff_until - EARLY:
+                self._bot_move(seat, now)
+
+    def _bot_seats(self) -> list[int]:
+        """Awaited seats a bot plays now: hosted bots, and seats taken over."""
+        model = self.model
+        if not model.live:
+            return []
+        out = []
+        for seat in sorted(model.game.awaiting(model.state)):
+            info = model.holders.get(seat)
+            if info is None:
+                continue
+            if info.bot is not None or (seat in model.taken_over and seat not in self.seated):
+                out.append(seat)
+        return out
+
+    def _bot_move(self, seat: int, now: float) -> None:
+        model = self.model
+        if seat not in self._bot_seats():
+            self.bot_due.pop(seat, None)
+            return
+        info = model.holders[seat]
+        by = "bot" if info.bot is not None else "takeover"
+        name = info.bot or str(model.settings.get("takeover_policy") or "")
+        policies = model.game.policies
+        policy = policies.get(name) or next(iter(policies.values()))
+        legal = model.game.legal_commands(model.state, seat)
+        if not legal:
+            return
+        rng = random.Random(f"{model.room_id}:{model.seq}:{seat}")
+        command = policy(self.views.game[seat], seat, legal, rng)
+        if self._play(seat, command, now, by, f"{by}-{model.seq}"):
+            self.bot_due.pop(seat, None)
+
+    def _drive(self, now: float) -> None:
+        """Do what is due now (one write at a time), then arm the timers for what is next."""
+        if now + EARLY >= self.backoff_until:
+            record = self._bookkeeping(now)
+            if record is not None:
+                self._append((record,), (), self._bookkept(record))
+                return
+            due = self._due_timeout(now)
+            if due is not None and self._timeout(due, now):
+                return
+        self._arm(now)
+
+    def _bookkept(self, record: Record) -> Done:
+        def done(_now: float, _gone: frozenset[PeerId]) -> None:
+            if isinstance(record, Unseated):
+                self.unconfirmed.discard(record.seat)
+            self._presence()
+
+        return done
+
+    def _bookkeeping(self, now: float) -> Record | None:
+        """The next record the room owes its log: seats to give back, time away."""
+        model = self.model
+        for seat in sorted(self.unconfirmed):
+            if seat in model.holders and seat not in self.seated:
+                return Unseated(seat, now)
+            self.unconfirmed.discard(seat)
+        grace = model.takeover_after
+        if grace is None or not model.live:
+            return None
+        for seat in sorted(model.humans()):
+            here, away = seat in self.seated, seat in model.away
+            if not here and not away:
+                return Left(seat, self.left_at.get(seat, now))
+            if here and away:
+                return Returned(seat, now)
+            if away and seat not in model.taken_over and now + EARLY >= model.away[seat] + grace:
+                return TakenOver(seat, now)
+        return None
+
+    def _due_timeout(self, now: float) -> int | None:
+        """The first seat in turn order whose clock has run out."""
+        model = self.model
+        deadlines = model.deadlines()
+        if not deadlines or not model.live:
+            return None
+        for seat in turn_order(model.game, model.state, model.seats):
+            if (
+                seat in deadlines
+                and deadlines[seat] <= now + EARLY
+                and (seat, model.seq) not in self.stuck
+            ):
+                return seat
+        return None
+
+    def _timeout(self, seat: int, now: float) -> bool:
+        command = self.model.game.timeout_command(self.model.state, seat)
+        if command is None:
+            self.stuck.add((seat, self.model.seq))
+            return False
+        return self._play(seat, command, now, "timeout", None)
+
+    def _arm(self, now: float) -> None:
+        """Bring the armed timers in line with what the model waits for."""
+        model = self.model
+        wanted: dict[str, float] = {}
+        deadlines = [t for s, t in model.deadlines().items() if (s, model.seq) not in self.stuck]
+        if deadlines and model.live:
+            wanted["clock"] = min(deadlines)
+        grace = model.takeover_after
+        if grace is not None and model.live:
+            ends = [t + grace for s, t in model.away.items() if s not in model.taken_over]
+            if ends:
+                wanted["wake"] = min(ends)
+        playing = set(self._bot_seats())
+        delay = float(model.settings.get("bot_delay", 0.8))
+        for seat in list(self.bot_due):
+            if seat not in playing:
+                del self.bot_due[seat]
+        for seat in playing:
+            wanted[f"bot:{seat}"] = self.bot_due.setdefault(seat, now + delay)
+        if self.backoff_until > now:
+            wanted = {k: max(t, self.backoff_until) for k, t in wanted.items()}
+            wanted["retry"] = self.backoff_until
+        for key in [k for k in self.armed if k not in wanted]:
+            del self.armed[key]
+            self._out.append(Disarm(key))
+        for key, at in wanted.items():
+            if self.armed.get(key) != at:
+                self.armed[key] = at
+                self._out.append(Arm(key, at))
+
+
+def rebuild_core(
+    room_id: str,
+    records: list[tuple[int, Mapping[str, Any]]],
+    replies: Sequence[tuple[int, str, Mapping[str, Any]]] = (),
+    settings: CoreSettings | None = None,
+) -> RoomCore:
+    """A core from a room's whole log (plain ``(seq, data)`` pairs) and its stored replies."""
+    from server.records import rebuild
+
+    settings = settings or CoreSettings()
+    typed = [(seq, from_plain(data)) for seq, data in records]
+    answers = Answers(settings.replies_per_seat)
+    for seq, record in typed:
+        if isinstance(record, Played):
+            answers.learn(seq, record)
+    answers.load(replies)
+    return RoomCore(rebuild(room_id, typed), answers, settings)

@@ -1,0 +1,213 @@
+"""The room core's typed inputs and outputs (see :mod:`server.core`).
+
+Inputs carry everything the core may not fetch itself: the time (``now``, unix
+seconds from the shell's clock), fresh randomness (``fresh_token``), the outcome of
+every write, and which connections are already gone. Outputs say what the shell must
+do, in order: write to the store, send messages to peers, arm or disarm timers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+from protocol.messages import ServerMessage
+from server.records import Record
+
+PeerId = int
+"""The shell's handle of one connection."""
+
+
+# -- inputs ---------------------------------------------------------------------------------
+
+
+@attrs.frozen
+class Start:
+    """The room was loaded (or created): arm its timers, catch up with what is due."""
+
+    now: float
+
+
+@attrs.frozen
+class Join:
+    """A ``hello``: ``token`` is the client's seat token; ``fresh_token`` a new random one
+    the shell drew, used if the peer is given a free seat."""
+
+    peer: PeerId
+    codec: str
+    role: str
+    name: str | None
+    token: str | None
+    last_seq: int | None
+    fresh_token: str
+    now: float
+
+
+@attrs.frozen
+class Leave:
+    peer: PeerId
+    now: float
+
+
+@attrs.frozen
+class CommandIn:
+    peer: PeerId
+    id: str
+    body: Mapping[str, Any]
+    now: float
+
+
+@attrs.frozen
+class ResyncIn:
+    peer: PeerId
+    now: float
+
+
+@attrs.frozen
+class TimerFired:
+    key: str
+    now: float
+
+
+@attrs.frozen
+class SeatBots:
+    """Give ``count`` free seats to hosted bots; ``op`` is answered by :class:`Finished`."""
+
+    op: int
+    count: int
+    policy: str
+    now: float
+
+
+@attrs.frozen
+class Rematch:
+    """Record that ``room`` is this room's rematch; answered by :class:`Finished`."""
+
+    op: int
+    room: str
+    now: float
+
+
+@attrs.frozen
+class WriteDone:
+    """The pending write is durable. ``gone``: peers whose connection closed meanwhile."""
+
+    now: float
+    gone: frozenset[PeerId] = frozenset()
+
+
+@attrs.frozen
+class WriteFailed:
+    """The pending write failed: ``certain`` (nothing written), or unknown; ``conflict``
+    when another writer moved the log (or fenced this room)."""
+
+    certain: bool
+    reason: str
+    now: float
+    conflict: bool = False
+
+
+@attrs.frozen
+class TailRead:
+    """The log after the seq :class:`Settle` named, read after fencing off older writes."""
+
+    records: tuple[tuple[int, Mapping[str, Any]], ...]
+    now: float
+    gone: frozenset[PeerId] = frozenset()
+
+
+Input = (
+    Start | Join | Leave | CommandIn | ResyncIn | TimerFired | SeatBots | Rematch
+    | WriteDone | WriteFailed | TailRead
+)  # fmt: skip
+
+
+# -- outputs --------------------------------------------------------------------------------
+
+
+@attrs.frozen
+class Append:
+    """Append ``records`` after ``expected``; answer with WriteDone or WriteFailed."""
+
+    records: tuple[Record, ...]
+    expected: int
+
+
+@attrs.frozen
+class SaveReply:
+    """Store one answer beside the log; answer with WriteDone or WriteFailed."""
+
+    seat: int
+    cmd_id: str
+    data: Mapping[str, Any]
+
+
+@attrs.frozen
+class Settle:
+    """Fence off every older write of this room, then read its log after ``after``;
+    answer with TailRead (retrying until the store answers)."""
+
+    after: int
+
+
+@attrs.frozen
+class Send:
+    """Send ``message`` to each of ``peers`` (encoded once per codec)."""
+
+    peers: tuple[PeerId, ...]
+    message: ServerMessage
+
+
+@attrs.frozen
+class Close:
+    """Send a fatal error with ``code`` to ``peer`` and close its connection."""
+
+    peer: PeerId
+    code: str
+    message: str
+
+
+@attrs.frozen
+class Arm:
+    """(Re)arm timer ``key`` to fire at unix time ``at``."""
+
+    key: str
+    at: float
+
+
+@attrs.frozen
+class Disarm:
+    key: str
+
+
+@attrs.frozen
+class Finished:
+    """Operation ``op`` is over: ``code`` is None on success, else why it failed."""
+
+    op: int
+    code: str | None = None
+    message: str = ""
+
+
+@attrs.frozen
+class Broken:
+    """The room cannot go on from memory (another writer moved its log): close every
+    peer with ``code`` and unload; the next request rebuilds it from the log."""
+
+    code: str
+    message: str
+
+
+@attrs.frozen
+class Count:
+    """Count one occurrence in ``/metrics`` (``metric`` names a Metrics counter)."""
+
+    metric: str
+    labels: tuple[tuple[str, str], ...] = ()
+
+
+Output = (
+    Append | SaveReply | Settle | Send | Close | Arm | Disarm | Finished | Broken | Count
+)  # fmt: skip
