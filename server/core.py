@@ -68,7 +68,6 @@ from server.core_io import (
     Rematch,
     ResyncIn,
     SaveReply,
-    SeatBots,
     Send,
     Settle,
     Start,
@@ -189,8 +188,6 @@ class RoomCore:
                 self._resync(inp.peer)
             case TimerFired():
                 self._timer(inp.key, inp.now)
-            case SeatBots():
-                self._seat_bots(inp)
             case Rematch():
                 self._rematch(inp)
             case Start():
@@ -290,6 +287,8 @@ class RoomCore:
             model = evolve(model, first + offset, record)
             self.answers.learn(first + offset, record)
         self.model = model
+        if self.stuck:  # a refused timeout or bot move is tried again once the room moves
+            self.stuck.clear()
         for viewer, ops in self.views.advance(model).items():
             patch = Patch(first, model.seq, tuple(ops), names)
             self.history[viewer].append(patch)
@@ -532,19 +531,7 @@ class RoomCore:
         self._append(tuple(records), names)
         return True
 
-    # -- hosted bots, rematch ------------------------------------------------------------------
-
-    def _seat_bots(self, inp: SeatBots) -> None:
-        free = self.model.free_seats()[: inp.count]
-        if not free:
-            self._out.append(Finished(inp.op))
-            return
-        records = tuple(seated_record(s, f"bot {s + 1}", None, inp.policy, inp.now) for s in free)
-
-        def failed(_now: float) -> None:
-            self._out.append(Finished(inp.op, codes.UNAVAILABLE, "the event log is unavailable"))
-
-        self._append(records, (), lambda _n, _g: self._out.append(Finished(inp.op)), failed)
+    # -- rematch ------------------------------------------------------------------
 
     def _rematch(self, inp: Rematch) -> None:
         if self.model.rematch is not None:

@@ -72,16 +72,6 @@ class TimerFired:
 
 
 @attrs.frozen
-class SeatBots:
-    """Give ``count`` free seats to hosted bots; ``op`` is answered by :class:`Finished`."""
-
-    op: int
-    count: int
-    policy: str
-    now: float
-
-
-@attrs.frozen
 class Rematch:
     """Record that ``room`` is this room's rematch; answered by :class:`Finished`."""
 
@@ -119,7 +109,7 @@ class TailRead:
 
 
 Input = (
-    Start | Join | Leave | CommandIn | ResyncIn | TimerFired | SeatBots | Rematch
+    Start | Join | Leave | CommandIn | ResyncIn | TimerFired | Rematch
     | WriteDone | WriteFailed | TailRead
 )  # fmt: skip
 

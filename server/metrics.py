@@ -105,7 +105,8 @@ class Metrics:
         )
         self.append_latency = Histogram("rollhouse_append_seconds", "Store append latency.")
         self.fanout_latency = Histogram(
-            "rollhouse_fanout_seconds", "Time to build and queue patches."
+            "rollhouse_fanout_seconds",
+            "Time to fold a durable write into the room and build and queue its patches.",
         )
         self.rooms = Gauge("rollhouse_rooms_live", "Rooms loaded in memory.")
         self.connections = Gauge("rollhouse_connections", "Open websocket connections.")

@@ -206,7 +206,12 @@ class Room:
                 result = await self._do(out)
                 if result is not None:
                     outcome = result
-            outputs = self.core.handle(outcome) if outcome is not None else []
+            if outcome is None:
+                break
+            started = time.perf_counter()
+            outputs = self.core.handle(outcome)
+            if isinstance(outcome, WriteDone | TailRead):  # folding, diffing, queueing patches
+                self.metrics.fanout_latency.observe(time.perf_counter() - started)
         await self._mark_driven()
 
     async def _do(self, out: Output) -> Input | None:

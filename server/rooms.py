@@ -22,10 +22,18 @@ from engine.errors import BadOptions
 from protocol import errors as codes
 from server.config import Settings
 from server.core import CoreSettings, RoomCore, rebuild_core
-from server.core_io import Rematch, SeatBots
+from server.core_io import Rematch
 from server.errors import RoomRefusal
 from server.metrics import Metrics
-from server.records import RoomModel, created_record, from_plain, rebuild, to_plain
+from server.records import (
+    Record,
+    RoomModel,
+    created_record,
+    from_plain,
+    rebuild,
+    seated_record,
+    to_plain,
+)
 from server.room import Room
 from server.store import EventStore, StoreError
 from server.views import room_summary
@@ -117,16 +125,16 @@ class Rooms:
             },
         )
         room_id = "r-" + secrets.token_hex(4)
-        driven = bool(room_settings["clock"] or room_settings["bots"])
-        if driven or room_settings["takeover_after"] is not None:
-            await self.store.set_driven(room_id, True)  # before the log: a crash leaves no orphan
-        await self.store.append(room_id, [to_plain(record)], 0)
-        core = RoomCore(rebuild(room_id, [(1, record)]), settings=self.core_settings)
-        instance = await self._activate(core)
-        if room_settings["bots"]:
-            count, policy = room_settings["bots"], room_settings["bot_policy"]
-            await instance.request(lambda op, now: SeatBots(op, count, policy, now))
-        return instance
+        bots = [
+            seated_record(s, f"bot {s + 1}", None, room_settings["bot_policy"], record.at)
+            for s in range(room_settings["bots"])
+        ]
+        records: list[Record] = [record, *bots]
+        if room_settings["bots"] == seats:  # time alone moves it: load it again after a restart
+            await self.store.set_driven(room_id, True)
+        await self.store.append(room_id, [to_plain(r) for r in records], 0)  # one atomic step
+        model = rebuild(room_id, list(enumerate(records, start=1)))
+        return await self._activate(RoomCore(model, settings=self.core_settings))
 
     async def get(self, room_id: str) -> Room:
         """The live room, loading it from its log when needed; room/not_found otherwise."""

@@ -45,9 +45,14 @@ async def test_a_bot_plays_an_absent_player_until_they_return(live_server: LiveS
     back = await Client(live_server.ws_url, info["room"], seat_token=token).connect()
     if back.view is not None and back.view["room"]["status"] != "finished":
         returned = await back.wait_for(
-            lambda v: not v["room"]["seats"][b_seat]["takeover"] or v["room"]["status"] == "finished"
+            lambda v: (
+                not v["room"]["seats"][b_seat]["takeover"] or v["room"]["status"] == "finished"
+            )
         )
-        assert returned["room"]["status"] == "finished" or not returned["room"]["seats"][b_seat]["away"]
+        assert (
+            returned["room"]["status"] == "finished"
+            or not returned["room"]["seats"][b_seat]["away"]
+        )
     for c in (a, back):
         await c.close()
 
