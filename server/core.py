@@ -570,7 +570,7 @@ class RoomCore:
 
     def _bot_move(self, seat: int, now: float) -> None:
         model = self.model
-        if seat not in self._bot_seats():
+        if seat not in self._bot_seats() or (seat, model.seq) in self.stuck:
             self.bot_due.pop(seat, None)
             return
         info = model.holders[seat]
@@ -660,7 +660,7 @@ class RoomCore:
             ends = [t + grace for s, t in model.away.items() if s not in model.taken_over]
             if ends:
                 wanted["wake"] = min(ends)
-        playing = set(self._bot_seats())
+        playing = {s for s in self._bot_seats() if (s, model.seq) not in self.stuck}
         delay = float(model.settings.get("bot_delay", 0.8))
         for seat in list(self.bot_due):
             if seat not in playing:

@@ -45,3 +45,33 @@ def test_pure_packages_import_no_io(path: Path) -> None:
             continue
         for name in names:
             assert name.split(".")[0] not in FORBIDDEN, f"{path}:{node.lineno} imports {name}"
+
+
+ROOM_CORE = ["server/core.py", "server/core_io.py", "server/records.py", "server/answers.py",
+             "server/views.py"]  # fmt: skip
+SHELL = {"asyncio", "redis", "starlette", "websockets", "uvicorn", "sqlite3", "time", "datetime",
+         "socket", "httpx", "subprocess", "threading", "secrets", "server.room", "server.rooms",
+         "server.connection", "server.app", "server.store.redis", "server.store.sqlite"}  # fmt: skip
+
+
+@pytest.mark.parametrize("rel", ROOM_CORE)
+def test_the_room_core_is_sans_io(rel: str) -> None:
+    """The room core and its records take time and randomness only from their inputs:
+    no clock, no sockets, no store backends, no shell modules, no global random."""
+    path = ROOT / rel
+    tree = ast.parse(path.read_text(), filename=str(path))
+    for node in ast.walk(tree):
+        names: list[str] = []
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names = [node.module]
+        elif (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "random"
+            and node.attr in GLOBAL_RANDOM
+        ):
+            pytest.fail(f"{rel}:{node.lineno}: random.{node.attr} draws from the global generator")
+        for name in names:
+            assert name not in SHELL and name.split(".")[0] not in SHELL, f"{rel} imports {name}"
