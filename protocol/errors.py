@@ -92,10 +92,17 @@ ORIGIN_FORBIDDEN = "room/origin_forbidden"
 UNAVAILABLE = "room/unavailable"
 UNKNOWN_GAME = "room/unknown_game"
 BAD_OPTIONS = "room/bad_options"
+TOO_MANY_ROOMS = "room/too_many_rooms"
+TOO_MANY_CONNECTIONS = "room/too_many_connections"
+HELLO_TIMEOUT = "room/hello_timeout"
 # -- command/*: the room's own refusals of a command (the game's are in engine.errors) ----------
 ID_REUSED = "command/id_reused"
 # -- http/*: the HTTP API's own refusals ---------------------------------------------------------
 BAD_JSON = "http/bad_json"
+TOO_LARGE_BODY = "http/too_large"
+HTTP_RATE_LIMITED = "http/rate_limited"
+HTTP_NOT_FOUND = "http/not_found"
+HTTP_INTERNAL = "http/internal"
 
 _E, _R, _ER = "error", "reject", "error|reject"
 CATALOGUE: tuple[Code, ...] = (
@@ -129,7 +136,13 @@ CATALOGUE: tuple[Code, ...] = (
         "close",
     ),
     Code(REPLACED, "a newer connection took this seat; do not reconnect automatically", True, _E),
-    Code(ORIGIN_FORBIDDEN, "the browser Origin is not allowed to connect", True, _E),
+    Code(
+        ORIGIN_FORBIDDEN,
+        "the browser Origin is not allowed to connect (HTTP 403 at the handshake, no upgrade)",
+        True,
+        "http",
+        403,
+    ),
     Code(
         UNAVAILABLE,
         "the event store or the room failed; nothing changed unless acknowledged; retry later",
@@ -154,6 +167,37 @@ CATALOGUE: tuple[Code, ...] = (
         400,
     ),
     Code(BAD_JSON, "an HTTP request body that is not a JSON object", False, "http", 400),
+    Code(
+        TOO_LARGE_BODY,
+        "an HTTP request body over the limit (64 KiB by default)",
+        False,
+        "http",
+        413,
+    ),
+    Code(
+        HTTP_RATE_LIMITED,
+        "too many rooms created from this address; retry after the Retry-After seconds",
+        False,
+        "http",
+        429,
+    ),
+    Code(HTTP_NOT_FOUND, "no such HTTP route or file", False, "http", 404),
+    Code(HTTP_INTERNAL, "a server bug; reported, never expected", False, "http", 500),
+    Code(
+        TOO_MANY_ROOMS,
+        "POST /api/rooms: this node holds as many live rooms as it may; retry later",
+        False,
+        "http",
+        429,
+    ),
+    Code(
+        TOO_MANY_CONNECTIONS,
+        "the websocket handshake from an address already holding the most connections allowed",
+        True,
+        "http",
+        429,
+    ),
+    Code(HELLO_TIMEOUT, "no hello arrived within the hello timeout (10 s by default)", True, _E),
 )
 
 BY_CODE: dict[str, Code] = {c.code: c for c in CATALOGUE}

@@ -25,27 +25,34 @@ room or game, 503 when the event store does not answer.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import logging
+import math
+import time
 from collections.abc import AsyncIterator
 from importlib.resources import files
 from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 
 from engine.core import games
-from engine.errors import CodedError
+from engine.errors import BadOptions, CodedError
 from protocol import errors as codes
-from protocol.errors import http_status
+from protocol.errors import ProtocolError, http_status
+from protocol.plain import check_plain
 from server.config import Settings
 from server.connection import websocket_endpoint
 from server.errors import RoomRefusal
+from server.limits import client_address
+from server.logs import quiet_denials
 from server.metrics import Metrics
 from server.rooms import Rooms
 from server.services import Services
@@ -72,15 +79,29 @@ def coded_response(exc: CodedError) -> JSONResponse:
     return error_response(exc.code, exc.message, http_status(exc.code, default), field)
 
 
+HEALTH_TIMEOUT = 2.0
+"""Seconds the store has to answer a readiness check."""
+
+
 async def health(request: Request) -> Response:
+    """Readiness: 200 only while the event store answers (``/api/health`` and ``/ready``)."""
     services: Services = request.app.state.services
-    return JSONResponse(
-        {
-            "ok": True,
-            "store": services.settings.store_url.split("://")[0],
-            "rooms_live": len(services.rooms.live),
-        }
-    )
+    body: dict[str, Any] = {
+        "ok": True,
+        "store": services.settings.store_url.split("://")[0],
+        "rooms_live": len(services.rooms.live),
+    }
+    try:
+        await asyncio.wait_for(services.store.last_seq("health-check"), HEALTH_TIMEOUT)
+    except (TimeoutError, StoreError) as exc:
+        body.update(ok=False, error={"code": codes.UNAVAILABLE, "message": f"store: {exc!r}"})
+        return JSONResponse(body, status_code=503)
+    return JSONResponse(body)
+
+
+async def live(_: Request) -> Response:
+    """Liveness: the process serves requests (whatever the store does)."""
+    return JSONResponse({"ok": True})
 
 
 async def list_games(_: Request) -> Response:
@@ -100,42 +121,87 @@ async def list_games(_: Request) -> Response:
 
 
 async def create_room(request: Request) -> Response:
+    """``POST /api/rooms``; an ``Idempotency-Key`` header makes a retry return the same room."""
     services: Services = request.app.state.services
     try:
-        body = json.loads(await request.body() or b"{}")
-    except ValueError:
-        return error_response("http/bad_json", "the body is not JSON", 400)
-    if not isinstance(body, dict):
-        return error_response("http/bad_json", "the body must be a JSON object", 400)
-    unknown = set(body) - {"game", "seats", "options", "room"}
-    if unknown:
-        field = sorted(unknown)[0]
-        return error_response("room/bad_options", f"unknown field {field!r}", 400, field)
-    options, room_settings = body.get("options") or {}, body.get("room") or {}
-    if not isinstance(options, dict) or not isinstance(room_settings, dict):
-        return error_response("room/bad_options", "options and room must be objects", 400)
+        body = _json_object(await request.body())
+    except ProtocolError as exc:
+        return error_response(codes.BAD_JSON, exc.message, 400, exc.field)
+    key = request.headers.get("idempotency-key")
+    if key is not None and not (1 <= len(key) <= 255 and key.isascii() and key.isprintable()):
+        return error_response(codes.BAD_JSON, "Idempotency-Key: 1-255 printable ASCII", 400)
+    if key is not None and key in services.idempotency:
+        return await _replay_creation(services, services.idempotency[key])
+    address = client_address(
+        request.client.host if request.client else None,
+        request.headers,
+        services.settings.trusted_proxies,
+    )
+    wait = services.creations.retry_after(address, time.monotonic())
+    if wait:
+        services.metrics.refused.inc(limit="creations_per_address")
+        message = f"at most {services.settings.creations_per_minute} rooms a minute per address"
+        reply = error_response(codes.HTTP_RATE_LIMITED, message, 429)
+        reply.headers["Retry-After"] = str(math.ceil(wait))
+        return reply
     try:
-        room = await services.rooms.create(
-            str(body.get("game", "")), body.get("seats", 0), options, room_settings
+        summary = await services.rooms.create(
+            str(body.get("game", "")), body.get("seats", 0), *_room_parts(body)
         )
     except CodedError as exc:
         return coded_response(exc)
+    if key is not None:
+        services.remember_creation(key, summary["room"])
+    return JSONResponse(summary, status_code=201)
+
+
+async def _replay_creation(services: Services, room_id: str) -> Response:
+    try:
+        room = await services.rooms.get(room_id)
+    except CodedError as exc:
+        return coded_response(exc)
     return JSONResponse(room.summary(), status_code=201)
+
+
+def _json_object(raw: bytes) -> dict[str, Any]:
+    """The body as a JSON object of plain data nested at most 32 deep, or ProtocolError."""
+    try:
+        body = json.loads(raw or b"{}")
+    except (ValueError, RecursionError):
+        raise ProtocolError(codes.BAD_JSON, "the body is not JSON") from None
+    if not isinstance(body, dict):
+        raise ProtocolError(codes.BAD_JSON, "the body must be a JSON object")
+    check_plain(body)
+    return body
+
+
+def _room_parts(body: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    unknown = set(body) - {"game", "seats", "options", "room"}
+    if unknown:
+        field = sorted(unknown)[0]
+        raise BadOptions(f"unknown field {field!r}", field=field)
+    options, room_settings = body.get("options") or {}, body.get("room") or {}
+    if not isinstance(options, dict) or not isinstance(room_settings, dict):
+        raise BadOptions("options and room must be objects", field="options")
+    return options, room_settings
 
 
 async def rematch(request: Request) -> Response:
     """``POST /api/rooms/{id}/rematch``: the same table again, in a new room (made once)."""
     services: Services = request.app.state.services
     try:
-        room = await services.rooms.rematch(request.path_params["room_id"])
+        summary = await services.rooms.rematch(request.path_params["room_id"])
     except CodedError as exc:
         return coded_response(exc)
-    return JSONResponse(room.summary(), status_code=201)
+    return JSONResponse(summary, status_code=201)
 
 
 async def list_rooms(request: Request) -> Response:
     services: Services = request.app.state.services
-    return JSONResponse({"rooms": await services.rooms.list()})
+    try:
+        return JSONResponse({"rooms": await services.rooms.list()})
+    except CodedError as exc:
+        return coded_response(exc)
 
 
 async def room_info(request: Request) -> Response:
@@ -155,6 +221,7 @@ async def metrics(request: Request) -> Response:
 def create_app(settings: Settings | None = None, store: EventStore | None = None) -> Starlette:
     """The application; opens the store named in ``settings`` unless one is given."""
     settings = settings or Settings.from_env()
+    quiet_denials()
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -178,6 +245,8 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
 
     routes: list[Any] = [
         Route("/api/health", health),
+        Route("/api/health/ready", health),
+        Route("/api/health/live", live),
         Route("/api/games", list_games),
         Route("/api/rooms", list_rooms, methods=["GET"]),
         Route("/api/rooms", create_room, methods=["POST"]),
@@ -187,4 +256,63 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
         WebSocketRoute("/ws", websocket_endpoint),
     ]
     routes.append(Mount("/", StaticFiles(directory=WEB_ROOT, html=True), name="web"))
-    return Starlette(routes=routes, lifespan=lifespan)
+    handlers: dict[Any, Any] = {HTTPException: http_error, Exception: server_error}
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers)
+    return BodyLimit(app, settings.max_body_bytes)  # type: ignore[return-value]
+
+
+async def http_error(request: Request, exc: Exception) -> Response:
+    """Starlette's own refusals (no route, wrong method) as JSON errors."""
+    assert isinstance(exc, HTTPException)
+    code = codes.HTTP_NOT_FOUND if exc.status_code == 404 else codes.BAD_JSON
+    return error_response(code, str(exc.detail), exc.status_code)
+
+
+async def server_error(request: Request, exc: Exception) -> Response:
+    """A bug: logged with its traceback, answered as a typed JSON 500 without one."""
+    log.error("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
+    return error_response(codes.HTTP_INTERNAL, "internal error; it has been logged", 500)
+
+
+class BodyLimit:
+    """ASGI middleware: HTTP request bodies over ``limit`` bytes get 413 ``http/too_large``
+    before the application sees them (the body is read here and handed on whole)."""
+
+    def __init__(self, app: Starlette, limit: int) -> None:
+        self.app, self.limit = app, limit
+
+    def __getattr__(self, name: str) -> Any:  # app.state, app.routes, ... of the wrapped app
+        return getattr(self.app, name)
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers") or []).get(b"content-length", b"0")
+        chunks: list[bytes] = []
+        size = int(declared) if declared.isdigit() else 0
+        while size <= self.limit:
+            message = await receive()
+            if message["type"] != "http.request":
+                break
+            chunks.append(message.get("body", b""))
+            size = sum(len(c) for c in chunks)
+            if not message.get("more_body"):
+                break
+        if size > self.limit:
+            reply = error_response(
+                codes.TOO_LARGE_BODY, f"the body is over {self.limit} bytes", 413
+            )
+            await reply(scope, receive, send)
+            return
+        body = b"".join(chunks)
+        replayed = False
+
+        async def replay() -> Any:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)

@@ -5,16 +5,24 @@
 | host              | --host        | ROLLHOUSE_HOST        | 127.0.0.1                    |
 | port              | --port        | ROLLHOUSE_PORT        | 8000                         |
 | store URL         | --store       | ROLLHOUSE_STORE       | sqlite:///rollhouse-data/... |
-| allowed origins   | --origins     | ROLLHOUSE_ORIGINS     | (same host as the page only) |
+| allowed origins   | --origins     | ROLLHOUSE_ORIGINS     | the names the server is reached by |
 | idle unload after | --idle-unload | ROLLHOUSE_IDLE_UNLOAD | 300 s                        |
 | messages/s per ws | --rate        | ROLLHOUSE_RATE        | 30 (bursts of twice that)    |
+| trusted proxies   | --trust-proxy | ROLLHOUSE_TRUST_PROXY | none                         |
 
-Origins are a comma-separated list of ``scheme://host[:port]`` or ``*``.
+Origins are a comma-separated list of ``scheme://host[:port]`` or ``*``. Without a
+list, a browser page may connect when its origin is this server itself: for a
+loopback bind ``http://localhost:PORT``, ``http://127.0.0.1:PORT`` or
+``http://[::1]:PORT`` (and the request's Host must be one of those too, which
+defeats DNS rebinding); for any other bind, the origin whose host and port are the
+request's Host header (same-origin; a public server should list its origins). The
+other limits are documented in :mod:`server.limits`.
 """
 
 from __future__ import annotations
 
 import os
+from urllib.parse import urlsplit
 
 import attrs
 
@@ -35,7 +43,19 @@ class Settings:
     rate_burst: float = 60.0
     patch_history: int = 512
     """Patches kept per viewer so a reconnecting client can be served the ones it missed."""
-    max_rooms: int = 10_000
+    max_rooms: int = 5_000
+    """Live rooms in this node's memory; creating more is refused (429)."""
+    max_body_bytes: int = 65_536
+    creations_per_minute: int = 30
+    """Rooms one client address may create per minute."""
+    connections_per_address: int = 200
+    hello_timeout_seconds: float = 10.0
+    resyncs_per_second: float = 1.0
+    resync_burst: float = 5.0
+    refusals_burst: float = 20.0
+    """Refusals (rate limits, bad frames) a connection may earn in a burst before it is closed."""
+    trusted_proxies: tuple[str, ...] = ()
+    """Peer addresses whose X-Forwarded-For names the client."""
     replies_per_seat: int = 256
     """Answers (other than acks, which the log holds) remembered per seat of a room."""
     retry_base_seconds: float = 0.1
@@ -56,6 +76,8 @@ class Settings:
             values["allowed_origins"] = parse_origins(env["ROLLHOUSE_ORIGINS"])
         if "ROLLHOUSE_IDLE_UNLOAD" in env:
             values["idle_unload_seconds"] = float(env["ROLLHOUSE_IDLE_UNLOAD"])
+        if "ROLLHOUSE_TRUST_PROXY" in env:
+            values["trusted_proxies"] = parse_origins(env["ROLLHOUSE_TRUST_PROXY"])
         if "ROLLHOUSE_RATE" in env:
             values["rate_per_second"] = float(env["ROLLHOUSE_RATE"])
         values.update({k: v for k, v in overrides.items() if v is not None})
@@ -68,16 +90,52 @@ def parse_origins(text: str) -> tuple[str, ...]:
     return tuple(o.strip().rstrip("/") for o in text.split(",") if o.strip())
 
 
-def origin_allowed(origin: str | None, host_header: str | None, allowed: tuple[str, ...]) -> bool:
-    """Programs send no Origin and are allowed; browsers must come from an allowed page.
+LOOPBACK = ("localhost", "127.0.0.1", "::1")
+_DEFAULT_PORTS = {"http": 80, "https": 443}
 
-    Without a configured list, a page served by this server (same host) is allowed.
+
+def _split_origin(origin: str) -> tuple[str, str, int] | None:
+    """``(scheme, host, port)`` of an origin or an ``http(s)://host[:port]`` entry."""
+    parts = urlsplit(origin.strip().rstrip("/"))
+    if parts.scheme not in _DEFAULT_PORTS or not parts.hostname or parts.path or parts.query:
+        return None
+    try:
+        port = parts.port or _DEFAULT_PORTS[parts.scheme]
+    except ValueError:
+        return None
+    return parts.scheme, parts.hostname.lower(), port
+
+
+def origin_allowed(
+    origin: str | None,
+    host_header: str | None,
+    allowed: tuple[str, ...],
+    bind_host: str = "127.0.0.1",
+    port: int = 8000,
+) -> bool:
+    """Whether a websocket handshake with this ``Origin`` may proceed.
+
+    Programs send no Origin and are allowed; a browser page must come from an allowed
+    origin: scheme, host and port all count (see the module docstring for the default).
     """
     if origin is None:
         return True
-    origin = origin.rstrip("/")
-    if "*" in allowed or origin in allowed:
+    if "*" in allowed:
         return True
-    if host_header is None:
+    mine = _split_origin(origin)
+    if mine is None:
         return False
-    return origin.split("://", 1)[-1] == host_header
+    if allowed:
+        return mine in {_split_origin(a) for a in allowed}
+    scheme, host, origin_port = mine
+    if bind_host in LOOPBACK:
+        served = _split_origin(f"http://{host_header}") if host_header else None
+        return (
+            scheme == "http"
+            and host in LOOPBACK
+            and origin_port == port
+            and served is not None
+            and served[1] in LOOPBACK
+        )
+    served = _split_origin(f"{scheme}://{host_header}") if host_header else None
+    return served is not None and served[1:] == (host, origin_port)

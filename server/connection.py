@@ -1,10 +1,16 @@
 """One websocket connection: decode and check frames, rate-limit, hand work to the room.
 
+The handshake is checked before the upgrade: a browser Origin that is not allowed
+gets HTTP 403 (``room/origin_forbidden``), an address past its connection limit HTTP
+429 (``room/too_many_connections``); neither is upgraded.
+
 The connection owns a bounded outbox drained by its own writer task; the room only
 ever calls :meth:`Connection.send_frame`, which never waits. When the outbox is
-full the client is too slow: it is dropped with ``room/slow_consumer`` and resumes
-on reconnect. Commands go into the room's mailbox without waiting for the result,
-so a client may pipeline; they are processed in arrival order.
+full the client is too slow: it gets close 4000 ``room/slow_consumer`` if the socket
+can still take it, and its TCP connection is ended either way within a second; it
+resumes on reconnect. Commands go into the room's mailbox without waiting for the
+result, so a client may pipeline; they are processed in arrival order. The limits
+(hello timeout, message and resync rates, refusals) are in :mod:`server.limits`.
 """
 
 from __future__ import annotations
@@ -15,6 +21,7 @@ import logging
 import time
 from typing import Any
 
+from starlette.responses import JSONResponse
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from protocol import errors as codes
@@ -23,6 +30,7 @@ from protocol.messages import Command, Error, Hello, Ping, Pong, Reject, Resync,
 from server.config import origin_allowed
 from server.core_io import PeerId
 from server.errors import RoomRefusal
+from server.limits import TokenBucket, client_address
 from server.room import Room
 from server.services import Services
 
@@ -31,24 +39,8 @@ log = logging.getLogger("rollhouse.connection")
 CLOSE_APP_ERROR = 4000
 """Close code for a fatal error; the reason is the error code (``room/replaced``...)."""
 _CLOSE = object()
-
-
-class TokenBucket:
-    """``rate`` messages a second on average, ``burst`` at once."""
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate, self.burst = rate, burst
-        self.tokens = burst
-        self.stamp = time.monotonic()
-
-    def allow(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
+ABORT_AFTER = 1.0
+"""Seconds a dropped connection gets to take its close frame before its TCP is cut."""
 
 
 class Connection:
@@ -67,8 +59,12 @@ class Connection:
         self.gone = False
         """The socket is closed (the room may still be finishing this peer's hello)."""
         self.outbox: asyncio.Queue[Any] = asyncio.Queue(maxsize=services.settings.outbox_limit)
-        self.bucket = TokenBucket(services.settings.rate_per_second, services.settings.rate_burst)
+        settings, now = services.settings, time.monotonic()
+        self.bucket = TokenBucket(settings.rate_per_second, settings.rate_burst, now)
+        self.resyncs = TokenBucket(settings.resyncs_per_second, settings.resync_burst, now)
+        self.refusals = TokenBucket(settings.rate_per_second, settings.refusals_burst, now)
         self.closing = False
+        self.writer_task: asyncio.Task[None] | None = None
 
     # -- Peer --------------------------------------------------------------------------
 
@@ -84,7 +80,9 @@ class Connection:
             self.closing = True
             self.services.metrics.dropped.inc(reason="slow_consumer")
             log.info("dropping slow client (seat %s)", self.seat)
-            asyncio.get_running_loop().create_task(self._close_now("room/slow_consumer"))
+            if self.writer_task is not None:
+                self.writer_task.cancel()  # it waits on a socket that does not drain
+            asyncio.get_running_loop().create_task(self._close_now(codes.SLOW_CONSUMER))
 
     def close_with(self, code: str, message: str) -> None:
         if self.closing:
@@ -97,8 +95,17 @@ class Connection:
     # -- I/O ---------------------------------------------------------------------------
 
     async def _close_now(self, reason: str) -> None:
+        """Close 4000 with ``reason`` if the socket takes it in time; end the TCP anyway."""
         with contextlib.suppress(Exception):
-            await self.ws.close(CLOSE_APP_ERROR, reason)
+            await asyncio.wait_for(self.ws.close(CLOSE_APP_ERROR, reason), ABORT_AFTER)
+        asyncio.get_running_loop().call_later(ABORT_AFTER, self._abort)
+
+    def _abort(self) -> None:
+        """Cut the TCP connection (a peer that stops reading never lets a close finish)."""
+        protocol = getattr(getattr(self.ws, "_receive", None), "__self__", None)
+        transport = getattr(protocol, "transport", None)
+        if transport is not None:
+            transport.abort()
 
     async def writer(self) -> None:
         while True:
@@ -116,9 +123,17 @@ class Connection:
         self.send_frame(self.encode(Error(code, message, field, False)))
 
     async def serve(self) -> None:
-        """Read frames until the client leaves."""
+        """Read frames until the client leaves (``hello`` due within the hello timeout)."""
+        timeout = self.services.settings.hello_timeout_seconds
         while not self.closing:
-            raw = await self.ws.receive()
+            try:
+                raw = await asyncio.wait_for(
+                    self.ws.receive(), timeout if self.room is None else None
+                )
+            except TimeoutError:
+                self.services.metrics.refused.inc(limit="hello_timeout")
+                self.close_with(codes.HELLO_TIMEOUT, f"no hello within {timeout:g} s")
+                return
             if raw["type"] == "websocket.disconnect":
                 return
             frame = raw.get("bytes") if raw.get("bytes") is not None else raw.get("text")
@@ -127,14 +142,26 @@ class Connection:
             try:
                 message = self.codec.decode_client(frame)
             except ProtocolError as exc:
-                self.reply_error(exc.code, exc.message, exc.field)
+                if self._may_refuse():
+                    self.reply_error(exc.code, exc.message, exc.field)
                 continue
-            if not self.bucket.allow():
-                self._refuse(message, "room/rate_limited", "too many messages; slow down")
+            if not self.bucket.allow(time.monotonic()):
+                self.services.metrics.refused.inc(limit="messages")
+                self._refuse(message, codes.RATE_LIMITED, "too many messages; slow down")
                 continue
             await self.dispatch(message)
 
+    def _may_refuse(self) -> bool:
+        """Refusals are limited too: a client that keeps earning them is closed."""
+        if self.refusals.allow(time.monotonic()):
+            return True
+        self.services.metrics.refused.inc(limit="refusals")
+        self.close_with(codes.RATE_LIMITED, "too many refused messages; closing")
+        return False
+
     def _refuse(self, message: Any, code: str, text: str) -> None:
+        if not self._may_refuse():
+            return
         if isinstance(message, Command):
             self.services.metrics.rejections.inc(code=code)
             self.send_frame(self.encode(Reject(message.id, code, text)))
@@ -151,7 +178,11 @@ class Connection:
         elif isinstance(message, Command):
             self.room.command(self.pid, message.id, message.command)
         elif isinstance(message, Resync):
-            self.room.resync(self.pid)
+            if self.resyncs.allow(time.monotonic()):
+                self.room.resync(self.pid)
+            else:
+                self.services.metrics.refused.inc(limit="resyncs")
+                self._refuse(message, codes.RATE_LIMITED, "too many resync requests; slow down")
         else:
             self.reply_error(
                 codes.UNKNOWN_TYPE, f"{type(message).__name__} is not a client message"
@@ -160,6 +191,11 @@ class Connection:
     async def hello(self, hello: Hello) -> None:
         if self.room is not None:
             self.reply_error(codes.ALREADY_JOINED, "this connection has joined a room already")
+            return
+        if hello.role == "spectator" and hello.seat_token is not None:
+            self.close_with(
+                codes.BAD_SEAT_TOKEN, "a spectator holds no seat token; join as a player"
+            )
             return
         try:
             room = await self.services.rooms.get(hello.room)
@@ -176,30 +212,53 @@ class Connection:
             self.room.leave(self.pid)
 
 
+def refuse_handshake(code: str, message: str, status: int) -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message}}, status_code=status)
+
+
 async def websocket_endpoint(ws: WebSocket) -> None:
-    """``/ws``: negotiate the codec, check the Origin, then serve the connection."""
+    """``/ws``: check the Origin and the address's connections, negotiate the codec, serve."""
     services: Services = ws.app.state.services
+    settings = services.settings
+    if not origin_allowed(
+        ws.headers.get("origin"), ws.headers.get("host"), settings.allowed_origins,
+        settings.host, settings.port,
+    ):  # fmt: skip
+        services.metrics.refused.inc(limit="origin")
+        await ws.send_denial_response(
+            refuse_handshake(codes.ORIGIN_FORBIDDEN, "this page's origin may not connect", 403)
+        )
+        return
+    peer = ws.client.host if ws.client else None
+    address = client_address(peer, ws.headers, settings.trusted_proxies)
+    if not services.addresses.enter(address):
+        services.metrics.refused.inc(limit="connections_per_address")
+        message = f"at most {settings.connections_per_address} connections per address"
+        await ws.send_denial_response(refuse_handshake(codes.TOO_MANY_CONNECTIONS, message, 429))
+        return
+    try:
+        await _serve(ws, services)
+    finally:
+        services.addresses.leave(address)
+
+
+async def _serve(ws: WebSocket, services: Services) -> None:
     offered = ws.scope.get("subprotocols") or []
     chosen = next((p for p in SUBPROTOCOLS if p in offered), None)
     codec = codec_for(chosen)
     await ws.accept(subprotocol=chosen)
     conn = Connection(ws, codec, services)
-    writer = asyncio.create_task(conn.writer())
+    writer = conn.writer_task = asyncio.create_task(conn.writer())
     services.connections.add(conn)
     try:
-        if not origin_allowed(
-            ws.headers.get("origin"), ws.headers.get("host"), services.settings.allowed_origins
-        ):
-            conn.close_with(codes.ORIGIN_FORBIDDEN, "this page's origin may not connect")
-        else:
-            await conn.serve()
+        await conn.serve()
     except WebSocketDisconnect:
         pass
     finally:
         services.connections.discard(conn)
         await conn.leave()
         if conn.closing:
-            with contextlib.suppress(asyncio.TimeoutError, Exception):
+            with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError, Exception):
                 await asyncio.wait_for(asyncio.shield(writer), 2.0)
         writer.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):

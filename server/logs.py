@@ -21,6 +21,22 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(entry)
 
 
+class DenialNoise(logging.Filter):
+    """Drops uvicorn's "returned without completing handshake" after a denial response:
+    refusing a websocket handshake with an HTTP answer (403, 429) is what the server
+    means to do (uvicorn 0.54 logs it as an error all the same)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "returned without completing handshake" not in record.getMessage()
+
+
+def quiet_denials() -> None:
+    """Install :class:`DenialNoise` on uvicorn's error log (idempotent)."""
+    target = logging.getLogger("uvicorn.error")
+    if not any(isinstance(f, DenialNoise) for f in target.filters):
+        target.addFilter(DenialNoise())
+
+
 def setup_logging(level: str = "info", fmt: str = "json") -> None:
     handler = logging.StreamHandler(sys.stderr)
     if fmt == "json":

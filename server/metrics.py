@@ -89,6 +89,10 @@ class Metrics:
         self.dropped = Counter(
             "rollhouse_connections_dropped_total", "Connections dropped, by reason."
         )
+        self.refused = Counter(
+            "rollhouse_limit_refusals_total",
+            "Requests, handshakes and messages refused by a limit, by limit.",
+        )
         self.retries = Counter(
             "rollhouse_retries_total",
             "Room writes (clock timeouts, bot moves, takeovers, bookkeeping) or settles "
@@ -115,7 +119,7 @@ class Metrics:
     def render(self) -> str:
         series: list[Counter | Gauge | Histogram] = [
             self.rooms, self.connections, self.spectators, self.commands, self.rejections,
-            self.protocol_errors, self.dropped, self.retries, self.append_failures,
+            self.protocol_errors, self.dropped, self.refused, self.retries, self.append_failures,
             self.rooms_loaded_at_start, self.append_latency, self.fanout_latency,
         ]  # fmt: skip
         return "\n".join(line for s in series for line in s.lines()) + "\n"

@@ -84,8 +84,15 @@ class Rooms:
 
     async def create(
         self, game_name: str, seats: int, options: Mapping[str, Any], room: Mapping[str, Any]
-    ) -> Room:
-        """A new room, its first record durable before anyone can see it."""
+    ) -> dict[str, Any]:
+        """A new room, its first records durable before anyone can see it; its summary.
+
+        Once the room's log exists the answer is the room, even if loading it fails."""
+        if len(self.live) >= self.settings.max_rooms:
+            raise RoomRefusal(
+                codes.TOO_MANY_ROOMS,
+                f"this node holds {self.settings.max_rooms} rooms; retry later",
+            )
         try:
             game = get_game(game_name)
         except KeyError:
@@ -109,8 +116,8 @@ class Rooms:
         seed = game_options.pop("seed", None)
         if seed is None:
             seed = secrets.randbits(63)
-        elif not isinstance(seed, int) or isinstance(seed, bool):
-            raise BadOptions("option 'seed' must be an integer", field="seed")
+        elif not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
+            raise BadOptions("option 'seed' must be an integer 0 to 2**63-1", field="seed")
         record = created_record(
             game,
             seats,
@@ -134,7 +141,11 @@ class Rooms:
             await self.store.set_driven(room_id, True)
         await self.store.append(room_id, [to_plain(r) for r in records], 0)  # one atomic step
         model = rebuild(room_id, list(enumerate(records, start=1)))
-        return await self._activate(RoomCore(model, settings=self.core_settings))
+        try:
+            return (await self._activate(RoomCore(model, settings=self.core_settings))).summary()
+        except RoomRefusal as exc:  # created all the same: the next request loads it
+            log.warning("room %s created but not loaded: %s", room_id, exc.message)
+            return room_summary(model)
 
     async def get(self, room_id: str) -> Room:
         """The live room, loading it from its log when needed; room/not_found otherwise."""
@@ -184,14 +195,14 @@ class Rooms:
             self._summaries[room_id] = room.summary()
             await room.stop()
 
-    async def rematch(self, room_id: str) -> Room:
+    async def rematch(self, room_id: str) -> dict[str, Any]:
         """The rematch of ``room_id``: the same game, seats, options and settings (made once)."""
         lock = self._rematching.setdefault(room_id, asyncio.Lock())
         async with lock:
             old = await self.get(room_id)
             model: RoomModel = old.core.model
             if model.rematch is not None:
-                return await self.get(model.rematch)
+                return (await self.get(model.rematch)).summary()
             bots = [h.bot for h in model.holders.values() if h.bot is not None]
             settings = {
                 "clock": model.clock,
@@ -201,7 +212,7 @@ class Rooms:
                 "takeover_after": model.takeover_after,
             }
             new = await self.create(model.game.name, model.seats, dict(model.options), settings)
-            await old.request(lambda op, now: Rematch(op, new.room_id, now))
+            await old.request(lambda op, now: Rematch(op, new["room"], now))
             return new
 
     async def list(self) -> list[dict[str, Any]]:

@@ -7,9 +7,13 @@ from typing import TYPE_CHECKING
 import attrs
 
 from server.config import Settings
+from server.limits import AddressCount, WindowCounter
 from server.metrics import Metrics
 from server.rooms import Rooms
 from server.store import EventStore
+
+IDEMPOTENCY_KEYS = 10_000
+"""Idempotency keys a node remembers (in memory: a restart forgets them)."""
 
 if TYPE_CHECKING:
     from server.connection import Connection
@@ -24,3 +28,21 @@ class Services:
     metrics: Metrics
     rooms: Rooms
     connections: set[Connection] = attrs.field(factory=set)
+    addresses: AddressCount = attrs.field(
+        default=attrs.Factory(
+            lambda self: AddressCount(self.settings.connections_per_address), takes_self=True
+        )
+    )
+    creations: WindowCounter = attrs.field(
+        default=attrs.Factory(
+            lambda self: WindowCounter(self.settings.creations_per_minute), takes_self=True
+        )
+    )
+    idempotency: dict[str, str] = attrs.field(factory=dict)
+    """``Idempotency-Key`` of a room creation -> the room it made (this node, bounded)."""
+
+    def remember_creation(self, key: str, room_id: str) -> None:
+        """Keep the room an Idempotency-Key made (the oldest of ``IDEMPOTENCY_KEYS`` go)."""
+        self.idempotency[key] = room_id
+        while len(self.idempotency) > IDEMPOTENCY_KEYS:
+            del self.idempotency[next(iter(self.idempotency))]

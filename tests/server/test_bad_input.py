@@ -178,15 +178,36 @@ async def test_second_hello_is_refused(live_server: LiveServer) -> None:
 
 
 async def test_foreign_origin_is_refused(live_server: LiveServer) -> None:
-    """A browser page from another origin gets room/origin_forbidden; programs (no Origin) pass."""
+    """A page from another origin, scheme or port, or a rebinding Host, gets HTTP 403 with
+    room/origin_forbidden and no upgrade; programs (no Origin) and the server's own pages pass."""
     room, players = await playing_room(live_server)
+    port = live_server.url.rsplit(":", 1)[1]
+    foreign = [
+        ("http://evil.example", None),
+        (f"https://127.0.0.1:{port}", None),
+        ("http://127.0.0.1:1", None),
+        (f"http://evil.example:{port}", f"evil.example:{port}"),  # DNS rebinding
+    ]
+    for origin, host in foreign:
+        url = f"ws://{host}/ws" if host else live_server.ws_url  # the socket goes to 127.0.0.1
+        with pytest.raises(websockets.exceptions.InvalidStatus) as info:
+            await websockets.connect(
+                url,
+                subprotocols=[JSON],  # type: ignore[list-item]
+                origin=origin,  # type: ignore[arg-type]
+                host="127.0.0.1",
+                port=int(port),
+            )
+        response = info.value.response
+        assert response.status_code == 403, origin
+        assert json.loads(response.body)["error"]["code"] == "room/origin_forbidden"
     async with websockets.connect(
         live_server.ws_url,
-        subprotocols=[JSON],
-        origin="http://evil.example",  # type: ignore[list-item, arg-type]
+        subprotocols=[JSON],  # type: ignore[list-item]
+        origin=f"http://localhost:{port}",  # type: ignore[arg-type]
     ) as ws:
-        reply = await recv_json(ws)
-        assert (reply["code"], reply["fatal"]) == ("room/origin_forbidden", True)
+        await ws.send(json.dumps({"type": "hello", "room": room, "role": "spectator"}))
+        assert (await recv_type(ws, "welcome"))["role"] == "spectator"
     async with websockets.connect(
         live_server.ws_url,
         subprotocols=[JSON],
