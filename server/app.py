@@ -300,6 +300,8 @@ class BodyLimit:
             if not message.get("more_body"):
                 break
         if size > self.limit:
+            with contextlib.suppress(AttributeError):
+                self.app.state.services.metrics.refused.inc(limit="body")
             reply = error_response(
                 codes.TOO_LARGE_BODY, f"the body is over {self.limit} bytes", 413
             )

@@ -10,6 +10,9 @@
 | messages/s per ws | --rate        | ROLLHOUSE_RATE        | 30 (bursts of twice that)    |
 | trusted proxies   | --trust-proxy | ROLLHOUSE_TRUST_PROXY | none                         |
 
+Every other setting of :class:`Settings` is read from ``ROLLHOUSE_<NAME>`` (e.g.
+``ROLLHOUSE_MAX_ROOMS=2000``, ``ROLLHOUSE_HELLO_TIMEOUT_SECONDS=5``).
+
 Origins are a comma-separated list of ``scheme://host[:port]`` or ``*``. Without a
 list, a browser page may connect when its origin is this server itself: for a
 loopback bind ``http://localhost:PORT``, ``http://127.0.0.1:PORT`` or
@@ -80,10 +83,27 @@ class Settings:
             values["trusted_proxies"] = parse_origins(env["ROLLHOUSE_TRUST_PROXY"])
         if "ROLLHOUSE_RATE" in env:
             values["rate_per_second"] = float(env["ROLLHOUSE_RATE"])
+        for field in attrs.fields(cls):  # every other setting: ROLLHOUSE_<NAME>
+            name = f"ROLLHOUSE_{field.name.upper()}"
+            if name in env and field.name not in values:
+                values[field.name] = _parse(env[name], field.default)
         values.update({k: v for k, v in overrides.items() if v is not None})
         if "rate_per_second" in values and "rate_burst" not in values:
             values["rate_burst"] = 2 * float(values["rate_per_second"])  # type: ignore[arg-type]
         return cls(**values)  # type: ignore[arg-type]
+
+
+def _parse(text: str, default: object) -> object:
+    """An environment value as the type of the setting's default."""
+    if isinstance(default, tuple):
+        return parse_origins(text)
+    if isinstance(default, bool):
+        return text.lower() in ("1", "true", "yes")
+    if isinstance(default, int):
+        return int(text)
+    if isinstance(default, float):
+        return float(text)
+    return text
 
 
 def parse_origins(text: str) -> tuple[str, ...]:

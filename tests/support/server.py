@@ -85,7 +85,14 @@ async def live_server() -> AsyncIterator[LiveServer]:
 class ServerProcess:
     """``rollhouse serve`` in a child process, so a test can SIGKILL it."""
 
-    def __init__(self, store_url: str, workdir: Path, port: int | None = None) -> None:
+    def __init__(
+        self,
+        store_url: str,
+        workdir: Path,
+        port: int | None = None,
+        env: dict[str, str] | None = None,
+    ) -> None:
+        self.env = env or {}
         self.store_url = store_url
         self.workdir = workdir
         self.port = port or free_port()
@@ -111,7 +118,7 @@ class ServerProcess:
             self.store_url,
         ]
         log = open(self.workdir / f"server-{self.port}.log", "ab")  # noqa: SIM115
-        env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+        env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2]), **self.env}
         self.proc = subprocess.Popen(cmd, cwd=self.workdir, stdout=log, stderr=log, env=env)
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
