@@ -15,7 +15,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
 import attrs
@@ -85,10 +85,14 @@ async def live_server() -> AsyncIterator[LiveServer]:
 class ServerProcess:
     """``rollhouse serve`` in a child process, so a test can SIGKILL it."""
 
-    def __init__(self, store_url: str, workdir: Path, port: int | None = None) -> None:
+    def __init__(
+        self, store_url: str, workdir: Path, port: int | None = None, args: Sequence[str] = ()
+    ) -> None:
         self.store_url = store_url
         self.workdir = workdir
         self.port = port or free_port()
+        self.args = list(args)
+        """Extra ``rollhouse serve`` options, e.g. ``["--idle-unload", "0.5"]``."""
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -109,6 +113,7 @@ class ServerProcess:
             str(self.port),
             "--store",
             self.store_url,
+            *self.args,
         ]
         log = open(self.workdir / f"server-{self.port}.log", "ab")  # noqa: SIM115
         env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
