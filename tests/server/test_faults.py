@@ -27,7 +27,8 @@ import asyncio
 import contextlib
 import random
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -124,7 +125,7 @@ async def running(backend: Backend, tmp_path: Path, *args: str) -> AsyncIterator
 class Answer:
     """One ack or reject a client received."""
 
-    seat: int | None
+    seat: int  # -1 before the first welcome
     id: str
     kind: str  # "ack" | "reject"
     seq: int | None
@@ -147,7 +148,13 @@ class Recorder(Client):
     def _handle(self, msg: dict[str, Any]) -> None:
         if msg.get("type") in ("ack", "reject"):
             self.answers.append(
-                Answer(self.seat, msg["id"], msg["type"], msg.get("seq"), msg.get("code"))
+                Answer(
+                    -1 if self.seat is None else self.seat,
+                    msg["id"],
+                    msg["type"],
+                    msg.get("seq"),
+                    msg.get("code"),
+                )
             )
         super()._handle(msg)
 
@@ -254,7 +261,7 @@ async def test_bot_and_clock_rooms_finish_by_themselves_across_a_fault(
         await backend.inject(fault)
         fault_took = time.monotonic() - started
         for room in rooms:
-            summary = await eventually(lambda r=room: finished_via_api(server.url, r), SETTLE)
+            summary = await eventually(partial(finished_via_api, server.url, room), SETTLE)
             assert summary is not None, (
                 f"{label[room]} did not finish within {SETTLE}s after the fault"
                 f" ({fault_took:.1f}s); the API says {await _quiet_summary(server.url, room)},"
@@ -301,7 +308,11 @@ async def play_fast(client: Recorder, rng: random.Random, until: float) -> None:
         except (TimeoutError, ConnectionLost):
             return
         with contextlib.suppress(TimeoutError, ConnectionLost):
-            await client.wait_for(lambda _, seq=seq: client.seq > seq, timeout=5)
+            await client.wait_for(moved_past(client, seq), timeout=5)
+
+
+def moved_past(client: Client, seq: int) -> Callable[[dict[str, Any]], bool]:
+    return lambda _: client.seq > seq
 
 
 @pytest.mark.timeout(90)
@@ -313,9 +324,11 @@ async def test_every_answer_agrees_with_the_log_through_a_fault(
     async with running(backend, tmp_path) as server:
         info = await create_room(server.url, "rollie", 2, options={"rounds": 7}, room={"clock": 0})
         players = [
-            await Recorder(server.ws_url, info["room"], name=f"p{i}", backoff=(0.05, 0.5)).connect()
+            Recorder(server.ws_url, info["room"], name=f"p{i}", backoff=(0.05, 0.5))
             for i in range(2)
         ]
+        for p in players:
+            await p.connect()
         until = time.monotonic() + 40
         games = [
             asyncio.create_task(play_fast(p, random.Random(i), until))
@@ -333,7 +346,7 @@ async def test_every_answer_agrees_with_the_log_through_a_fault(
     logged = commands_in(records)
     problems = check_log_shape(records)
     answers = [a for p in players for a in p.answers]
-    seen: dict[tuple[int | None, str], set[tuple[str, Any]]] = {}
+    seen: dict[tuple[int, str], set[tuple[str, Any]]] = {}
     for a in answers:
         key = (a.seat, a.id)
         seen.setdefault(key, set()).add((a.kind, a.seq if a.kind == "ack" else a.code))
@@ -512,12 +525,12 @@ async def test_rooms_go_on_after_a_server_crash_without_being_opened(
         await asyncio.to_thread(server.start)
         restarted = time.monotonic()
         for room in rooms:  # only the log is read: nothing may load the room for it
-            moved = await eventually(lambda r=room: _beyond(backend, r, at_kill[r]), 10, 0.1)
+            moved = await eventually(partial(_beyond, backend, room, at_kill[room]), 10, 0.1)
             assert moved, (
                 f"{label[room]} did not move past seq {at_kill[room]} within 10s of the restart"
             )
         for room in rooms:
-            done = await eventually(lambda r=room: _log_finished(backend, r), SETTLE)
+            done = await eventually(partial(_log_finished, backend, room), SETTLE)
             assert done, f"{label[room]} did not finish within {SETTLE}s of the restart"
         assert time.monotonic() - restarted < SETTLE + 10
 

@@ -246,11 +246,11 @@ async def room_summary(base_url: str, room: str) -> dict[str, Any] | None:
     """GET /api/rooms/{id} (which loads the room), or None when it does not answer 200."""
     async with httpx.AsyncClient(base_url=base_url, timeout=3) as http:
         reply = await http.get(f"/api/rooms/{room}")
-        return reply.json() if reply.status_code == 200 else None  # type: ignore[no-any-return]
+        return reply.json() if reply.status_code == 200 else None
 
 
 async def health(base_url: str) -> dict[str, Any] | None:
     """GET /api/health, or None when it does not answer 200."""
     async with httpx.AsyncClient(base_url=base_url, timeout=3) as http:
         reply = await http.get("/api/health")
-        return reply.json() if reply.status_code == 200 else None  # type: ignore[no-any-return]
+        return reply.json() if reply.status_code == 200 else None
