@@ -210,8 +210,19 @@ def is_finished(records: Iterable[Record]) -> bool:
 
 
 def seat_tokens(records: Iterable[Record]) -> dict[int, str | None]:
-    """``seat -> token hash`` of every ``seated`` record (None for a hosted bot)."""
-    return {r.data["seat"]: r.data["token"] for r in records if r.data.get("k") == "seated"}
+    """``seat -> token hash`` of the seats the log holds (None for a hosted bot).
+
+    ``seated`` takes a seat, ``unseated`` gives it back (a token that never reached
+    its player); ``left``/``returned``/``takeover`` keep the holder.
+    """
+    held: dict[int, str | None] = {}
+    for record in records:
+        kind = record.data.get("k")
+        if kind == "seated":
+            held[record.data["seat"]] = record.data["token"]
+        elif kind == "unseated":
+            held.pop(record.data["seat"], None)
+    return held
 
 
 def token_hash(token: str) -> str:
