@@ -240,9 +240,6 @@ async def test_bot_and_clock_rooms_finish_by_themselves_across_a_fault(
 ) -> None:
     """An all-bot room and a 1 s clock room finish with nobody connected across the fault."""
     async with running(backend, tmp_path) as server:
-        bots = await create_room(
-            server.url, "rollie", 2, room={"bots": 2, "bot_delay": 0.05, "clock": 0}
-        )
         clocked = await create_room(
             server.url,
             "rollie",
@@ -251,10 +248,14 @@ async def test_bot_and_clock_rooms_finish_by_themselves_across_a_fault(
             room={"bots": 1, "bot_delay": 0.05, "clock": 1},
         )
         await take_and_leave(server.ws_url, clocked["room"])
+        await log_reaches(backend, clocked["room"], 4)
+        # an all-bot game lasts a few seconds: start it last, just before the fault
+        bots = await create_room(
+            server.url, "rollie", 2, room={"bots": 2, "bot_delay": 0.05, "clock": 0}
+        )
         rooms = [bots["room"], clocked["room"]]
         label = {bots["room"]: "the all-bot room", clocked["room"]: "the clock room"}
         await log_reaches(backend, bots["room"], 6)
-        await log_reaches(backend, clocked["room"], 4)
         for room in rooms:
             assert not is_finished(await read_log(backend.store_url, room)), "finished too soon"
         started = time.monotonic()
@@ -511,12 +512,12 @@ async def test_rooms_go_on_after_a_server_crash_without_being_opened(
             room={"bots": 1, "bot_delay": 0.05, "clock": 1},
         )
         await take_and_leave(server.ws_url, clocked["room"])
+        await log_reaches(backend, clocked["room"], 4)
         bots = await create_room(
             server.url, "rollie", 2, room={"bots": 2, "bot_delay": 0.05, "clock": 0}
         )
         rooms = [clocked["room"], bots["room"]]
         label = {bots["room"]: "the all-bot room", clocked["room"]: "the clock room"}
-        await log_reaches(backend, clocked["room"], 4)
         await log_reaches(backend, bots["room"], 6)
         server.kill()
         at_kill = {room: await last_seq(backend.store_url, room) for room in rooms}
