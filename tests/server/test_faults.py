@@ -130,6 +130,7 @@ class Answer:
     kind: str  # "ack" | "reject"
     seq: int | None
     code: str | None
+    at: float  # time.monotonic() on arrival
 
 
 class Recorder(Client):
@@ -154,6 +155,7 @@ class Recorder(Client):
                     msg["type"],
                     msg.get("seq"),
                     msg.get("code"),
+                    time.monotonic(),
                 )
             )
         super()._handle(msg)
@@ -360,13 +362,16 @@ async def test_every_answer_agrees_with_the_log_through_a_fault(
     ]
     unanswered = [(p.seat, i) for p in players for i in p.sent if (p.seat, i) not in seen]
     problems += [f"never answered: {key}" for key in unanswered]
-    during = [
+    answered_at: dict[tuple[int, str], float] = {}
+    for a in answers:
+        answered_at.setdefault((a.seat, a.id), a.at)
+    during = [  # sent before the fault ended, not answered before it began
         (p.seat, i)
         for p in players
         for i, (at, _) in p.sent.items()
-        if fault_from <= at <= fault_to
+        if at <= fault_to and answered_at.get((p.seat or 0, i), fault_to) >= fault_from
     ]
-    assert during, "no command was sent while the store was failing: the test proved nothing"
+    assert during, "no command was in flight while the store failed: the test proved nothing"
     if not all(v is not None and v["room"]["status"] == "finished" for v in views):
         problems.append("the game did not finish for every player")
     finals = {p.seq for p in players}
