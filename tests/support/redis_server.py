@@ -2,6 +2,8 @@
 
 - ``start_redis(tmpdir) -> (url, stop)``: a plain helper that starts one server and
   returns its URL and a callable stopping it (for tests that restart a server).
+- ``launch_redis(tmpdir) -> (url, process)``: the same with the process handle, for
+  fault tests that signal it (see tests/support/faults.py).
 - ``redis_server`` (session fixture): one server for the whole run, its URL.
 - ``redis_url`` (function fixture): that server's db 0 emptied (FLUSHDB), its URL.
 
@@ -72,13 +74,18 @@ def _stopper(process: subprocess.Popen[bytes]) -> Callable[[], None]:
     return stop
 
 
-def start_redis(
-    tmpdir: str | os.PathLike[str], *, port: int | None = None, appendonly: bool = False
-) -> tuple[str, Callable[[], None]]:
-    """Start redis-server with its files in ``tmpdir``; return (url, stop).
+def launch_redis(
+    tmpdir: str | os.PathLike[str],
+    *,
+    port: int | None = None,
+    appendonly: bool = False,
+    appendfsync: str = "everysec",
+) -> tuple[str, subprocess.Popen[bytes]]:
+    """Start redis-server with its files in ``tmpdir``; return (url, process).
 
-    ``port`` reuses a port (to restart a server where clients expect it);
-    ``appendonly`` turns on the AOF (fsync every second) for crash tests.
+    The process handle lets a fault test signal it (SIGSTOP, SIGKILL); most tests
+    want :func:`start_redis`. ``appendfsync`` (``always``, ``everysec``, ``no``)
+    applies with ``appendonly``.
     """
     binary = redis_binary()
     Path(tmpdir).mkdir(parents=True, exist_ok=True)
@@ -88,13 +95,26 @@ def start_redis(
             continue
         args = [binary, "--port", str(chosen), "--bind", "127.0.0.1", "--save", ""]
         args += ["--appendonly", "yes" if appendonly else "no", "--dir", str(tmpdir)]
+        args += ["--appendfsync", appendfsync]
         args += ["--protected-mode", "no", "--daemonize", "no", "--loglevel", "warning"]
         process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         url = f"redis://127.0.0.1:{chosen}/0"
         if _wait_for_ping(url, process):
-            return url, _stopper(process)
+            return url, process
         _stopper(process)()
     pytest.fail(f"redis-server did not answer PING within {START_TIMEOUT}s")
+
+
+def start_redis(
+    tmpdir: str | os.PathLike[str], *, port: int | None = None, appendonly: bool = False
+) -> tuple[str, Callable[[], None]]:
+    """Start redis-server with its files in ``tmpdir``; return (url, stop).
+
+    ``port`` reuses a port (to restart a server where clients expect it);
+    ``appendonly`` turns on the AOF (fsync every second) for crash tests.
+    """
+    url, process = launch_redis(tmpdir, port=port, appendonly=appendonly)
+    return url, _stopper(process)
 
 
 @pytest.fixture(scope="session")

@@ -15,7 +15,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 
 import attrs
@@ -90,12 +90,15 @@ class ServerProcess:
         store_url: str,
         workdir: Path,
         port: int | None = None,
+        args: Sequence[str] = (),
         env: dict[str, str] | None = None,
     ) -> None:
         self.env = env or {}
         self.store_url = store_url
         self.workdir = workdir
         self.port = port or free_port()
+        self.args = list(args)
+        """Extra ``rollhouse serve`` options, e.g. ``["--idle-unload", "0.5"]``."""
         self.proc: subprocess.Popen[bytes] | None = None
 
     @property
@@ -116,6 +119,7 @@ class ServerProcess:
             str(self.port),
             "--store",
             self.store_url,
+            *self.args,
         ]
         log = open(self.workdir / f"server-{self.port}.log", "ab")  # noqa: SIM115
         env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2]), **self.env}
