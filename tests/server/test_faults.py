@@ -230,7 +230,6 @@ def check_log_shape(records: list[Any]) -> list[str]:
 ROOM_FAULTS = [
     redis_param("redis-pause"),
     redis_param("redis-kill"),
-    sqlite_param("sqlite-lock:3"),
     sqlite_param("sqlite-lock:12"),
 ]
 
