@@ -140,14 +140,17 @@ class Client:
 
     @property
     def seat(self) -> int | None:
+        """The seat from the last welcome (None for a spectator)."""
         return self.mirror.seat
 
     @property
     def game(self) -> str | None:
+        """The game from the last welcome."""
         return self.mirror.game
 
     @property
     def seat_token(self) -> str | None:
+        """The seat's secret: the one given, or the last one a welcome carried."""
         return self.mirror.seat_token
 
     @property
