@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from clients.sdk import Client, ClientError, CommandRejected, ConnectionLost
 from clients.sdk.mirror import Mirror, RequestResync, ViewChanged, Welcomed
@@ -12,6 +14,8 @@ from engine.errors import CodedError
 from protocol.codec import JSON
 from protocol.errors import ProtocolError
 from protocol.messages import Hello, Patch, Snapshot, Welcome
+from protocol.patch import diff, same
+from tests.protocol.strategies import views
 
 VIEW = {"game": {"round": 1, "dice": [2]}}
 
@@ -119,3 +123,24 @@ def test_client_frames_are_protocol_messages() -> None:
     )
     client.mirror.receive(welcome(7))
     assert client._hello().last_seq == 7
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(views, min_size=2, max_size=8),
+    st.lists(st.sampled_from(["deliver", "drop", "twice"]), min_size=7, max_size=7),
+)
+def test_the_mirror_never_shows_a_view_of_another_seq(history: list[Any], fates: list[str]) -> None:
+    """Patches dropped or repeated on the way: the view is always the view at ``seq``, and
+    a resync answered with a snapshot brings the mirror to the end."""
+    mirror = Mirror()
+    mirror.receive(Welcome("r-1", "t", "player", 0, "tok", 0, history[0]))
+    for to in range(1, len(history)):
+        msg = Patch(to - 1, to, tuple(diff(history[to - 1], history[to])))
+        fate = fates[to - 1]
+        for _ in range({"deliver": 1, "drop": 0, "twice": 2}[fate]):
+            if RequestResync() in mirror.receive(msg):
+                mirror.receive(Snapshot(to, history[to]))  # the server answers with its view
+            assert same(mirror.view, history[mirror.seq])
+    if fates[len(history) - 2] != "drop":
+        assert mirror.seq == len(history) - 1 and not mirror.resyncing
