@@ -11,10 +11,11 @@
 The client keeps a local mirror of the viewer's view current from patches (asking
 for a snapshot when it sees a gap; the rules live in the sans-I/O
 :class:`~clients.sdk.mirror.Mirror`, this module is the asyncio glue around it) and
-reconnects by itself when the connection drops: exponential backoff with jitter, the seat token kept, the last applied
-sequence sent so the server replays only what was missed, and commands still
-waiting for an answer re-sent with their original ids (the server answers a
-repeated id with the first result and appends nothing).
+reconnects by itself when the connection drops: exponential backoff with jitter,
+the seat token kept, the last applied sequence sent so the server replays only what
+was missed (none while a resync is pending: then the welcome brings a snapshot), and
+commands still waiting for an answer re-sent with their original ids (the server
+answers a repeated id with the first result and appends nothing).
 
 Every frame it sends is a :mod:`protocol.messages` value (Hello, Command, Resync,
 Ping) encoded by the codec; every frame it reads is decoded by
