@@ -8,6 +8,7 @@ Exception tree::
         │   ├── InvalidCommand (+ ValueError)   malformed data: unknown type, bad field
         │   ├── BadOptions (+ ValueError), GameOver, NotASeat
         │   └── every game's own rejections, e.g. ``rollie/pile_empty``
+        ├── protocol.errors.ProtocolError (+ ValueError), server.errors.RoomRefusal
         ├── server.store.StoreError and its family
         └── clients.sdk.ClientError (CommandRejected, ConnectionLost): the SDK's errors
 
