@@ -52,13 +52,16 @@ from clients.sdk.mirror import (
     Welcomed,
 )
 from protocol.codec import JSON_SUBPROTOCOL, MSGPACK_SUBPROTOCOL, Codec, codec_for, to_wire
-from protocol.errors import ProtocolError
+from protocol.errors import RATE_LIMITED, ProtocolError
 from protocol.messages import Command, Hello, Ping, Pong, Resync, Role, ServerMessage, Welcome
 
 log = logging.getLogger("rollhouse.sdk")
 
 FINAL_CODES = {"room/not_found", "room/full", "room/bad_seat_token", "room/origin_forbidden"}
 """Fatal errors that reconnecting cannot cure."""
+RESYNC_RETRY = 1.0
+"""Seconds before asking again for a snapshot after a rate-limited resync (the server
+allows about one resync a second)."""
 
 __all__ = [
     "FINAL_CODES",
@@ -278,6 +281,9 @@ class Client:
     def _error(self, code: str, message: str, fatal: bool) -> None:
         if not fatal:
             log.warning("server error %s: %s", code, message)
+            if code == RATE_LIMITED and self.mirror.resyncing:
+                # perhaps our resync was dropped: no snapshot would come; ask again later
+                asyncio.get_running_loop().create_task(self._resync_later())
             return
         if code in FINAL_CODES or code == "room/replaced":
             self._failure = ConnectionLost(code, message)
@@ -341,6 +347,11 @@ class Client:
     async def resync(self) -> None:
         with contextlib.suppress(ConnectionClosed):
             await self._ws.send(self.codec.encode(Resync()))
+
+    async def _resync_later(self) -> None:
+        await asyncio.sleep(RESYNC_RETRY)
+        if self.mirror.resyncing:
+            await self.resync()
 
     async def ping(self) -> None:
         await self._ws.send(self.codec.encode(Ping(nonce=1)))

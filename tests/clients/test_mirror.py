@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -144,3 +145,23 @@ def test_the_mirror_never_shows_a_view_of_another_seq(history: list[Any], fates:
             assert same(mirror.view, history[mirror.seq])
     if fates[len(history) - 2] != "drop":
         assert mirror.seq == len(history) - 1 and not mirror.resyncing
+
+
+async def test_a_rate_limited_resync_is_asked_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The server drops resyncs over its rate: while one is pending, the Client asks again."""
+    monkeypatch.setattr("clients.sdk.client.RESYNC_RETRY", 0.0)
+    client = Client("ws://127.0.0.1:1/ws", "r-1")
+    sent: list[int] = []
+
+    async def resync() -> None:
+        sent.append(client.seq)
+
+    monkeypatch.setattr(client, "resync", resync)
+    client.mirror.receive(welcome())
+    client._error("room/rate_limited", "too many resync requests", fatal=False)
+    await asyncio.sleep(0.01)
+    assert sent == []  # no resync pending: nothing to ask
+    client.mirror.receive(patch(5, 6))
+    client._error("room/rate_limited", "too many resync requests", fatal=False)
+    await asyncio.sleep(0.01)
+    assert sent == [3]
