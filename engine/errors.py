@@ -8,7 +8,9 @@ Exception tree::
         │   ├── InvalidCommand (+ ValueError)   malformed data: unknown type, bad field
         │   ├── BadOptions (+ ValueError), GameOver, NotASeat
         │   └── every game's own rejections, e.g. ``rollie/pile_empty``
-        └── server.store.StoreError and its family
+        ├── protocol.errors.ProtocolError (+ ValueError), server.errors.RoomRefusal
+        ├── server.store.StoreError and its family
+        └── clients.sdk.ClientError (CommandRejected, ConnectionLost): the SDK's errors
 
 A rejection never changes state: ``decide`` raises it before producing events.
 Codes are namespaced ``<area>/<reason>`` and never change once published; the

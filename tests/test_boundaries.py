@@ -75,3 +75,17 @@ def test_the_room_core_is_sans_io(rel: str) -> None:
             pytest.fail(f"{rel}:{node.lineno}: random.{node.attr} draws from the global generator")
         for name in names:
             assert name not in SHELL and name.split(".")[0] not in SHELL, f"{rel} imports {name}"
+
+
+def test_the_sdk_mirror_is_sans_io() -> None:
+    """The SDK's view mirror imports no I/O, clock, shell or server module (the Client is its shell)."""
+    path = ROOT / "clients/sdk/mirror.py"
+    for node in ast.walk(ast.parse(path.read_text(), filename=str(path))):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names = [node.module]
+        else:
+            continue
+        for name in names:
+            assert name.split(".")[0] not in FORBIDDEN | {"random"}, f"mirror.py imports {name}"

@@ -59,6 +59,7 @@ class BareRooms:
         return {
             "type": "welcome", "room": room, "game": "bare", "role": hello.get("role"),
             "seat": None, "seat_token": None, "seq": self.seq.setdefault(room, 0), "view": {},
+            "server_time": 0.0,
         }  # fmt: skip
 
     async def command(

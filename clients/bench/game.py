@@ -17,6 +17,7 @@ import httpx
 from clients.bench.record import Recorder, Totals
 from clients.bots.play import play_seat
 from clients.sdk import Client, ClientError
+from protocol.messages import Ack, Patch, Reject, ServerMessage
 
 PLAYERS = 6
 VIEWERS = PLAYERS + 1
@@ -35,14 +36,14 @@ class TimedClient(Client):
         self.recorder.on_send(cmd_id)
         return await super().send(command, cmd_id)
 
-    def _handle(self, msg: dict[str, Any]) -> None:
-        kind = msg.get("type")
-        if kind == "patch":
-            self.recorder.on_patch(msg["to"])
-        elif kind == "ack":
-            self.recorder.on_ack(msg["id"], msg["seq"])
-        elif kind == "reject":
-            self.recorder.on_reject(msg["id"], msg["code"], self.totals)
+    def _handle(self, msg: ServerMessage) -> None:
+        match msg:
+            case Patch(to=to):
+                self.recorder.on_patch(to)
+            case Ack(id=cmd_id, seq=seq):
+                self.recorder.on_ack(cmd_id, seq)
+            case Reject(id=cmd_id, code=code):
+                self.recorder.on_reject(cmd_id, code, self.totals)
         super()._handle(msg)
 
 

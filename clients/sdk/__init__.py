@@ -1,4 +1,8 @@
-"""The Python SDK: an asyncio client for Rollhouse rooms (see :mod:`clients.sdk.client`)."""
+"""The Python SDK: an asyncio client for Rollhouse rooms (see :mod:`clients.sdk.client`).
+
+:mod:`clients.sdk.mirror` is its sans-I/O core (the view mirror), :mod:`clients.sdk.errors`
+its error tree.
+"""
 
 from clients.sdk.client import (
     FINAL_CODES,
@@ -12,6 +16,7 @@ from clients.sdk.client import (
     list_rooms,
     ws_url,
 )
+from clients.sdk.mirror import Mirror
 
 __all__ = [
     "FINAL_CODES",
@@ -19,6 +24,7 @@ __all__ = [
     "ClientError",
     "CommandRejected",
     "ConnectionLost",
+    "Mirror",
     "Runner",
     "create_room",
     "http_url",

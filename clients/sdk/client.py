@@ -9,13 +9,18 @@
             ...
 
 The client keeps a local mirror of the viewer's view current from patches (asking
-for a snapshot when it sees a gap) and reconnects by itself when the connection
-drops: exponential backoff with jitter, the seat token kept, the last applied
-sequence sent so the server replays only what was missed, and commands still
-waiting for an answer re-sent with their original ids (the server answers a
-repeated id with the first result and appends nothing).
+for a snapshot when it sees a gap; the rules live in the sans-I/O
+:class:`~clients.sdk.mirror.Mirror`, this module is the asyncio glue around it) and
+reconnects by itself when the connection drops: exponential backoff with jitter,
+the seat token kept, the last applied sequence sent so the server replays only what
+was missed (none while a resync is pending: then the welcome brings a snapshot), and
+commands still waiting for an answer re-sent with their original ids (the server
+answers a repeated id with the first result and appends nothing).
 
-HTTP helpers :func:`create_room` and :func:`list_rooms` talk to the REST side.
+Every frame it sends is a :mod:`protocol.messages` value (Hello, Command, Resync,
+Ping) encoded by the codec; every frame it reads is decoded by
+``codec.decode_server`` into a typed message. HTTP helpers :func:`create_room` and
+:func:`list_rooms` talk to the REST side.
 """
 
 from __future__ import annotations
@@ -28,38 +33,48 @@ import random
 import time
 import uuid
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import Any, cast, get_args
 
 import httpx
 import websockets
 from websockets.exceptions import ConnectionClosed
 from websockets.typing import Subprotocol
 
-from protocol.codec import JSON_SUBPROTOCOL, MSGPACK_SUBPROTOCOL, Codec, codec_for
-from protocol.patch import apply
+from clients.sdk.errors import ClientError, CommandRejected, ConnectionLost
+from clients.sdk.mirror import (
+    Acked,
+    Action,
+    Mirror,
+    Rejected,
+    RequestResync,
+    ServerError,
+    ViewChanged,
+    Welcomed,
+)
+from protocol.codec import JSON_SUBPROTOCOL, MSGPACK_SUBPROTOCOL, Codec, codec_for, to_wire
+from protocol.errors import RATE_LIMITED, ProtocolError
+from protocol.messages import Command, Hello, Ping, Pong, Resync, Role, ServerMessage, Welcome
 
 log = logging.getLogger("rollhouse.sdk")
 
 FINAL_CODES = {"room/not_found", "room/full", "room/bad_seat_token", "room/origin_forbidden"}
 """Fatal errors that reconnecting cannot cure."""
+RESYNC_RETRY = 1.0
+"""Seconds before asking again for a snapshot after a rate-limited resync (the server
+allows about one resync a second)."""
 
-
-class ClientError(Exception):
-    """Base of the SDK's errors; ``code`` is the wire code."""
-
-    def __init__(self, code: str, message: str, details: dict[str, Any] | None = None) -> None:
-        super().__init__(f"{code}: {message}")
-        self.code = code
-        self.message = message
-        self.details = details or {}
-
-
-class CommandRejected(ClientError):
-    """The room refused a command (nothing changed); ``code`` says why."""
-
-
-class ConnectionLost(ClientError):
-    """The client gave up (a final error, or closed)."""
+__all__ = [
+    "FINAL_CODES",
+    "Client",
+    "ClientError",
+    "CommandRejected",
+    "ConnectionLost",
+    "Runner",
+    "create_room",
+    "http_url",
+    "list_rooms",
+    "ws_url",
+]
 
 
 class Client:
@@ -80,21 +95,18 @@ class Client:
     ) -> None:
         self.url = url
         self.room = room
-        self.role = role
+        if role not in get_args(Role):
+            raise ValueError(f"role must be one of {get_args(Role)}, got {role!r}")
+        self.role = cast(Role, role)
         self.name = name
-        self.seat_token = seat_token
+        self.mirror = Mirror(seat_token=seat_token)
+        """The view, seq, seat and presence, kept by the sans-I/O mirror."""
         self.codec: Codec = codec_for(
             MSGPACK_SUBPROTOCOL if encoding == "msgpack" else JSON_SUBPROTOCOL
         )
         self.reconnect = reconnect
         self.backoff = backoff
         self.max_retries = max_retries
-        self.seat: int | None = None
-        self.game: str | None = None
-        self.view: dict[str, Any] | None = None
-        self.seq = 0
-        self.presence: dict[str, Any] | None = None
-        self.events: list[tuple[int, list[str]]] = []
         self.reconnects = 0
         self.clock_offset = 0.0
         """Server time minus local time, from the last welcome or pong."""
@@ -108,6 +120,53 @@ class Client:
         self._welcomed: asyncio.Event = asyncio.Event()
         self._closed = False
         self._failure: ClientError | None = None
+        self._hello()  # a bad name fails here, not on every reconnect
+
+    # -- the mirror ------------------------------------------------------------------
+
+    @property
+    def view(self) -> dict[str, Any] | None:
+        """The viewer's view at :attr:`seq` (None until the first welcome)."""
+        return self.mirror.view
+
+    @view.setter
+    def view(self, view: dict[str, Any] | None) -> None:
+        self.mirror.view = view
+
+    @property
+    def seq(self) -> int:
+        """The sequence number of :attr:`view`."""
+        return self.mirror.seq
+
+    @seq.setter
+    def seq(self, seq: int) -> None:
+        self.mirror.seq = seq
+
+    @property
+    def seat(self) -> int | None:
+        """The seat from the last welcome (None for a spectator)."""
+        return self.mirror.seat
+
+    @property
+    def game(self) -> str | None:
+        """The game from the last welcome."""
+        return self.mirror.game
+
+    @property
+    def seat_token(self) -> str | None:
+        """The seat's secret: the one given, or the last one a welcome carried."""
+        return self.mirror.seat_token
+
+    @property
+    def presence(self) -> dict[str, Any] | None:
+        """The last presence message as plain wire data (None before the first)."""
+        presence = self.mirror.presence
+        return None if presence is None else to_wire(presence)
+
+    @property
+    def events(self) -> list[tuple[int, list[str]]]:
+        """``(seq, event names)`` of every patch applied, oldest first."""
+        return self.mirror.events
 
     # -- lifecycle -------------------------------------------------------------------
 
@@ -150,21 +209,23 @@ class Client:
             compression=None,
         )
         self._welcomed.clear()
-        hello: dict[str, Any] = {"type": "hello", "room": self.room, "role": self.role}
-        if self.name:
-            hello["name"] = self.name
-        if self.seat_token:
-            hello["seat_token"] = self.seat_token
-        if self.view is not None:
-            hello["last_seq"] = self.seq
-        await self._ws.send(self.codec.encode_data(hello))
+        await self._ws.send(self.codec.encode(self._hello()))
+
+    def _hello(self) -> Hello:
+        return Hello(
+            room=self.room,
+            role=self.role,
+            name=self.name or None,
+            seat_token=self.seat_token or None,
+            last_seq=self.mirror.resume_seq,
+        )
 
     async def _run(self) -> None:
         attempt = 0
         while not self._closed:
             try:
                 async for frame in self._ws:
-                    self._handle(self.codec.decode_data(frame))
+                    self._receive(frame)
                     attempt = 0
             except ConnectionClosed:
                 pass
@@ -180,59 +241,52 @@ class Client:
                 await self._open()
                 self.reconnects += 1
                 for cmd_id, (command, _) in list(self._pending.items()):
-                    await self._ws.send(
-                        self.codec.encode_data(
-                            {"type": "command", "id": cmd_id, "command": command}
-                        )
-                    )
+                    await self._ws.send(self.codec.encode(Command(cmd_id, command)))
         self._welcomed.set()
         self._fail_pending(self._failure or ConnectionLost("client/closed", "connection closed"))
         await self._notify()
 
     # -- messages --------------------------------------------------------------------
 
-    def _handle(self, msg: dict[str, Any]) -> None:
-        kind = msg.get("type")
-        if kind == "welcome":
-            self.seat, self.game = msg["seat"], msg["game"]
-            self.clock_offset = float(msg.get("server_time") or time.time()) - time.time()
-            self.seat_token = msg.get("seat_token") or self.seat_token
-            if msg["view"] is not None:
-                self.view, self.seq = msg["view"], msg["seq"]
-            self._welcomed.set()
-        elif kind == "snapshot":
-            self.view, self.seq = msg["view"], msg["seq"]
-        elif kind == "patch":
-            self._patch(msg)
-        elif kind == "ack":
-            self._resolve(msg["id"], result=msg["seq"])
-        elif kind == "reject":
-            self._resolve(
-                msg["id"], error=CommandRejected(msg["code"], msg["message"], msg.get("details"))
-            )
-        elif kind == "presence":
-            self.presence = msg
-        elif kind == "error":
-            self._error(msg)
-        elif kind == "pong":
-            self.clock_offset = float(msg.get("server_time") or time.time()) - time.time()
+    def _receive(self, frame: bytes | str) -> None:
+        try:
+            msg = self.codec.decode_server(frame)
+        except ProtocolError as exc:  # a newer or broken server: skip what we cannot read
+            log.warning("unreadable server frame skipped: %s", exc)
+            return
+        self._handle(msg)
+
+    def _handle(self, msg: ServerMessage) -> None:
+        if isinstance(msg, Welcome | Pong):
+            self.clock_offset = (msg.server_time or time.time()) - time.time()
+        for action in self.mirror.receive(msg):
+            self._act(action)
         asyncio.get_running_loop().create_task(self._notify())
 
-    def _patch(self, msg: dict[str, Any]) -> None:
-        if self.view is None or msg["from"] != self.seq:
-            if msg["to"] > self.seq:
+    def _act(self, action: Action) -> None:
+        match action:
+            case Welcomed():
+                self._welcomed.set()
+            case RequestResync():
                 asyncio.get_running_loop().create_task(self.resync())
-            return
-        self.view = apply(self.view, msg["ops"])
-        self.seq = msg["to"]
-        self.events.append((msg["to"], list(msg["events"])))
+            case Acked(id=cmd_id, seq=seq):
+                self._resolve(cmd_id, result=seq)
+            case Rejected(reject=r):
+                self._resolve(r.id, error=CommandRejected(r.code, r.message, r.details))
+            case ServerError(error=error):
+                self._error(error.code, error.message, error.fatal)
+            case ViewChanged():
+                pass
 
-    def _error(self, msg: dict[str, Any]) -> None:
-        if not msg.get("fatal"):
-            log.warning("server error %s: %s", msg["code"], msg["message"])
+    def _error(self, code: str, message: str, fatal: bool) -> None:
+        if not fatal:
+            log.warning("server error %s: %s", code, message)
+            if code == RATE_LIMITED and self.mirror.resyncing:
+                # perhaps our resync was dropped: no snapshot would come; ask again later
+                asyncio.get_running_loop().create_task(self._resync_later())
             return
-        if msg["code"] in FINAL_CODES or msg["code"] == "room/replaced":
-            self._failure = ConnectionLost(msg["code"], msg["message"])
+        if code in FINAL_CODES or code == "room/replaced":
+            self._failure = ConnectionLost(code, message)
             self._welcomed.set()
 
     def _resolve(
@@ -284,19 +338,23 @@ class Client:
             raise self._failure
         cmd_id = cmd_id or self.next_id()
         future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        frame = self.codec.encode(Command(cmd_id, command))  # ProtocolError: no "type"
         self._pending[cmd_id] = (command, future)
         with contextlib.suppress(ConnectionClosed):  # re-sent after the reconnect
-            await self._ws.send(
-                self.codec.encode_data({"type": "command", "id": cmd_id, "command": command})
-            )
+            await self._ws.send(frame)
         return await future
 
     async def resync(self) -> None:
         with contextlib.suppress(ConnectionClosed):
-            await self._ws.send(self.codec.encode_data({"type": "resync"}))
+            await self._ws.send(self.codec.encode(Resync()))
+
+    async def _resync_later(self) -> None:
+        await asyncio.sleep(RESYNC_RETRY)
+        if self.mirror.resyncing:
+            await self.resync()
 
     async def ping(self) -> None:
-        await self._ws.send(self.codec.encode_data({"type": "ping", "nonce": 1}))
+        await self._ws.send(self.codec.encode(Ping(nonce=1)))
 
     async def wait_for(
         self, predicate: Callable[[dict[str, Any]], Any], timeout: float | None = 10.0

@@ -1,9 +1,10 @@
 // The Rollhouse wire protocol for browsers (JSON subprotocol "rollhouse.v1.json").
 //
-// RoomClient keeps a mirror of this viewer's view: the welcome's snapshot, then every
-// patch applied in order. A patch whose `from` is not our seq is a gap: we ask for a
-// snapshot ({type: "resync"}) and ignore patches until it comes. Commands carry a
-// client id; send() returns a promise settled by the matching ack or reject. When the
+// ViewMirror is the pure part: a mirror of this viewer's view (the welcome's snapshot,
+// then every patch applied in order; a patch whose `from` is not our seq is a gap: ask
+// for a snapshot ({type: "resync"}) and ignore patches until it comes), fed messages,
+// returning what to do. RoomClient is the shell around it: socket, timers, storage.
+// Commands carry a client id; send() returns a promise settled by the matching ack or reject. When the
 // socket drops we reconnect with exponential backoff plus jitter, say hello with our
 // seat token and last seq, and re-send every unanswered command with the same id (the
 // server answers a repeated id with the first answer, so nothing runs twice).
@@ -68,6 +69,110 @@ export class CommandError extends Error {
   }
 }
 
+/**
+ * The mirror of one viewer's room: server messages in, actions out. No socket, no
+ * timer, no storage, so the shared vectors in tests/vectors/mirror check it, with the
+ * same rules as the Python SDK's Mirror (clients/sdk/mirror.py, docs/protocol.md 6-7):
+ * - welcome or snapshot with a view: replace view and seq, end a resync;
+ * - welcome with view null: resume at its seq, keep the view (patches follow); with no
+ *   view to keep, or a resync pending from the old connection, ask for a resync;
+ * - patch: apply only when `from === seq`; `to <= seq` is old news, ignored; otherwise
+ *   a gap: ask for a resync once and ignore patches until the snapshot; an op that does
+ *   not fit the view also asks for a resync.
+ * receive(msg) returns the actions, in order, each {type, ...}:
+ *   view     {view, previous, events}   the mirror changed
+ *   resync   {}                        send {type: "resync"}
+ *   welcomed {message}                 a hello was answered
+ *   ack      {id, message}   reject {id, message}   presence {message}   error {message}
+ */
+export class ViewMirror {
+  constructor() {
+    this.view = null;
+    this.seq = null;
+    this.resyncing = false; // a resync was asked for and its snapshot has not come
+    this.seat = null;
+    this.seatToken = null; // the last non-null token a welcome carried
+    this.game = null;
+    this.role = null;
+    this.presence = null;
+  }
+
+  /** The last_seq for the next hello: seq while the view is trusted, else null. */
+  get resumeSeq() {
+    return this.view !== null && this.seq !== null && !this.resyncing ? this.seq : null;
+  }
+
+  /** Forget the view (the viewer changes: a player of a full room turns spectator). */
+  reset() {
+    this.view = null;
+    this.seq = null;
+    this.resyncing = false;
+  }
+
+  receive(msg) {
+    switch (msg.type) {
+      case "welcome":
+        return this._welcome(msg);
+      case "snapshot":
+        return [this._replace(msg.view, msg.seq, [])];
+      case "patch":
+        return this._patch(msg);
+      case "ack":
+      case "reject":
+        return [{ type: msg.type, id: msg.id, message: msg }];
+      case "presence":
+        this.presence = msg;
+        return [{ type: "presence", message: msg }];
+      case "error":
+        return [{ type: "error", message: msg }];
+      default:
+        return [];
+    }
+  }
+
+  _welcome(msg) {
+    this.seat = msg.seat;
+    this.game = msg.game;
+    this.role = msg.role;
+    if (msg.seat_token != null) this.seatToken = msg.seat_token;
+    const actions = [];
+    if (msg.view != null) actions.push(this._replace(msg.view, msg.seq, []));
+    else {
+      this.seq = msg.seq; // patches from last_seq follow
+      if (this.view === null || this.resyncing) actions.push(this._resync());
+    }
+    actions.push({ type: "welcomed", message: msg });
+    return actions;
+  }
+
+  _patch(msg) {
+    if (this.resyncing) return [];
+    if (this.seq !== null && msg.to <= this.seq) return []; // old news
+    if (this.view === null || msg.from !== this.seq) return [this._resync()];
+    let next;
+    try {
+      next = applyPatch(this.view, msg.ops);
+    } catch (err) {
+      console.warn("patch did not fit; resyncing", err);
+      return [this._resync()];
+    }
+    return [this._replace(next, msg.to, msg.events || [])];
+  }
+
+  _resync() {
+    this.resyncing = true;
+    return { type: "resync" };
+  }
+
+  _replace(view, seq, events) {
+    const previous = this.view;
+    this.view = view;
+    this.seq = seq;
+    this.resyncing = false;
+    return { type: "view", view, previous, events };
+  }
+}
+
 function tokenKey(room) {
   return `rollhouse.seat.${room}`;
 }
@@ -95,7 +200,8 @@ export function wsUrl() {
 }
 
 /**
- * One viewer of one room.
+ * One viewer of one room: the shell around a ViewMirror (view, seq, seat, game and
+ * resyncing read through to it).
  * Events (subscribe with on(name, fn)):
  *   status   ({state: "connecting"|"connected"|"reconnecting"|"closed", retryIn})
  *   welcome  (message)            after every (re)join
@@ -110,17 +216,13 @@ export class RoomClient {
     this.role = role;
     this.name = name;
     this.url = url;
-    this.seat = null;
-    this.game = null;
-    this.view = null;
-    this.seq = null;
+    this.mirror = new ViewMirror();
     this.serverOffset = 0; // server clock minus our clock, seconds
     this.state = "closed";
     this.pending = new Map(); // id -> {command, resolve, reject}
     this.handlers = {};
     this.ws = null;
     this.attempt = 0;
-    this.resyncing = false;
     this.stopped = false;
     this.welcomed = false;
     this.lastHeard = 0;
@@ -136,6 +238,26 @@ export class RoomClient {
       if (Date.now() - this.lastHeard > SILENCE_LIMIT_MS) this._dropAndReconnect();
       else this._ping();
     };
+  }
+
+  get view() {
+    return this.mirror.view;
+  }
+
+  get seq() {
+    return this.mirror.seq;
+  }
+
+  get seat() {
+    return this.mirror.seat;
+  }
+
+  get game() {
+    return this.mirror.game;
+  }
+
+  get resyncing() {
+    return this.mirror.resyncing;
   }
 
   on(event, fn) {
@@ -222,8 +344,8 @@ export class RoomClient {
       if (this.name) hello.name = this.name.slice(0, 32);
       if (token) hello.seat_token = token;
       // Resume from our mirror only if it belongs to the same seat we ask for.
-      if (this.view !== null && this.seq !== null && !this.resyncing && (token || this.role === "spectator"))
-        hello.last_seq = this.seq;
+      const resume = this.mirror.resumeSeq;
+      if (resume !== null && (token || this.role === "spectator")) hello.last_seq = resume;
       this._send(hello);
     };
     ws.onmessage = (ev) => {
@@ -294,87 +416,57 @@ export class RoomClient {
   }
 
   _handle(msg) {
-    switch (msg.type) {
-      case "welcome":
-        return this._welcome(msg);
-      case "patch":
-        return this._patch(msg);
-      case "snapshot":
-        this.resyncing = false;
-        return this._replace(msg.view, msg.seq, []);
+    const actions = this.mirror.receive(msg);
+    if (msg.type === "welcome") this._joined(msg);
+    else if (msg.type === "pong") this._pong(msg);
+    for (const action of actions) this._act(action);
+  }
+
+  _act(action) {
+    switch (action.type) {
+      case "view":
+        return this._emit("view", { view: action.view, previous: action.previous, events: action.events });
+      case "resync":
+        return this._send({ type: "resync" });
+      case "welcomed":
+        this._emit("welcome", action.message);
+        for (const [id, p] of this.pending) this._send({ type: "command", id, command: p.command });
+        return undefined;
       case "ack":
-        return this._settle(msg.id, (p) => p.resolve(msg));
-      case "reject":
+        return this._settle(action.id, (p) => p.resolve(action.message));
+      case "reject": {
+        const msg = action.message;
         return this._settle(msg.id, (p) => {
           this._emit("reject", { ...msg, command: p.command });
           p.reject(new CommandError(msg.code, msg.message, msg.details));
         });
-      case "presence":
-        return this._emit("presence", msg);
-      case "pong": {
-        const sent = this.pings.get(msg.nonce);
-        this.pings.delete(msg.nonce);
-        if (sent !== undefined && msg.server_time) {
-          const mid = (sent + Date.now()) / 2000;
-          this.serverOffset = msg.server_time - mid;
-        }
-        return undefined;
       }
+      case "presence":
+        return this._emit("presence", action.message);
       case "error":
-        return this._error(msg);
+        return this._error(action.message);
       default:
         return undefined;
     }
   }
 
-  _welcome(msg) {
+  _pong(msg) {
+    const sent = this.pings.get(msg.nonce);
+    this.pings.delete(msg.nonce);
+    if (sent !== undefined && msg.server_time) {
+      const mid = (sent + Date.now()) / 2000;
+      this.serverOffset = msg.server_time - mid;
+    }
+  }
+
+  _joined(msg) {
     this.attempt = 0;
     this.welcomed = true;
     this.serverOffset = msg.server_time ? msg.server_time - Date.now() / 1000 : 0;
     this.role = msg.role;
-    this.seat = msg.seat;
-    this.game = msg.game;
     if (msg.role === "player") saveToken(this.room, msg.seat_token);
     this._setState("connected");
     this._startPings();
-    if (msg.view) {
-      this.resyncing = false;
-      this._replace(msg.view, msg.seq, []);
-    } else {
-      this.seq = msg.seq; // patches from last_seq follow
-    }
-    this._emit("welcome", msg);
-    for (const [id, p] of this.pending) this._send({ type: "command", id, command: p.command });
-  }
-
-  _patch(msg) {
-    if (this.resyncing) return;
-    if (this.seq !== null && msg.to <= this.seq) return; // old news
-    if (this.view === null || msg.from !== this.seq) {
-      this._resync();
-      return;
-    }
-    let next;
-    try {
-      next = applyPatch(this.view, msg.ops);
-    } catch (err) {
-      console.warn("patch did not fit; resyncing", err);
-      this._resync();
-      return;
-    }
-    this._replace(next, msg.to, msg.events || []);
-  }
-
-  _resync() {
-    this.resyncing = true;
-    this._send({ type: "resync" });
-  }
-
-  _replace(view, seq, events) {
-    const previous = this.view;
-    this.view = view;
-    this.seq = seq;
-    this._emit("view", { view, previous, events });
   }
 
   _settle(id, fn) {
@@ -389,8 +481,7 @@ export class RoomClient {
     if (msg.code === "room/full" && this.role === "player") {
       // Every seat is taken: watch instead, right away.
       this.role = "spectator";
-      this.view = null;
-      this.seq = null;
+      this.mirror.reset();
       this._emit("error", { ...msg, fatal: false, switched: true });
       this.attempt = 0;
       const ws = this.ws;
