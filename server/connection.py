@@ -159,14 +159,14 @@ class Connection:
         self.close_with(codes.RATE_LIMITED, "too many refused messages; closing")
         return False
 
-    def _refuse(self, message: Any, code: str, text: str) -> None:
+    def _refuse(self, message: Any, code: str, text: str, field: str | None = None) -> None:
         if not self._may_refuse():
             return
         if isinstance(message, Command):
             self.services.metrics.rejections.inc(code=code)
             self.send_frame(self.encode(Reject(message.id, code, text)))
         else:
-            self.reply_error(code, text)
+            self.reply_error(code, text, field)
 
     async def dispatch(self, message: Any) -> None:
         if isinstance(message, Ping):
@@ -182,7 +182,8 @@ class Connection:
                 self.room.resync(self.pid)
             else:
                 self.services.metrics.refused.inc(limit="resyncs")
-                self._refuse(message, codes.RATE_LIMITED, "too many resync requests; slow down")
+                text = "too many resync requests; ask again in a second"
+                self._refuse(message, codes.RATE_LIMITED, text, field="resync")
         else:
             self.reply_error(
                 codes.UNKNOWN_TYPE, f"{type(message).__name__} is not a client message"

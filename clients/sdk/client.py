@@ -28,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
+import json
 import logging
 import random
 import time
@@ -37,7 +38,7 @@ from typing import Any, cast, get_args
 
 import httpx
 import websockets
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.typing import Subprotocol
 
 from clients.sdk.errors import ClientError, CommandRejected, ConnectionLost
@@ -202,12 +203,18 @@ class Client:
             self._ws.transport.abort() if hasattr(self._ws, "transport") else await self._ws.close()
 
     async def _open(self) -> None:
-        self._ws = await websockets.connect(
-            self.url,
-            subprotocols=[Subprotocol(self.codec.name)],
-            max_size=1 << 20,
-            compression=None,
-        )
+        try:
+            self._ws = await websockets.connect(
+                self.url,
+                subprotocols=[Subprotocol(self.codec.name)],
+                max_size=1 << 20,
+                compression=None,
+            )
+        except InvalidStatus as exc:  # the server refused the handshake (403, 429, ...)
+            code, message = _denial(exc)
+            if code in FINAL_CODES:
+                raise ConnectionLost(code, message) from None
+            raise ConnectionRefusedError(f"{code}: {message}") from None  # retried
         self._welcomed.clear()
         await self._ws.send(self.codec.encode(self._hello()))
 
@@ -237,8 +244,14 @@ class Client:
                 break
             low, high = self.backoff
             await asyncio.sleep(min(high, low * 2 ** min(attempt, 10)) * random.uniform(0.5, 1.0))
-            with contextlib.suppress(OSError, ConnectionClosed, asyncio.TimeoutError):
+            try:
                 await self._open()
+            except ConnectionLost as exc:
+                self._failure = exc
+                break
+            except (TimeoutError, OSError, ConnectionClosed):
+                continue
+            with contextlib.suppress(OSError, ConnectionClosed, asyncio.TimeoutError):
                 self.reconnects += 1
                 for cmd_id, (command, _) in list(self._pending.items()):
                     await self._ws.send(self.codec.encode(Command(cmd_id, command)))
@@ -417,3 +430,13 @@ def ws_url(base_url: str) -> str:
 
 
 Runner = Callable[[Client], Awaitable[None]]
+
+
+def _denial(exc: InvalidStatus) -> tuple[str, str]:
+    """The code and message of a refused handshake's JSON body (or its HTTP status)."""
+    response = exc.response
+    try:
+        error = json.loads(bytes(response.body or b""))["error"]
+        return str(error["code"]), str(error["message"])
+    except (ValueError, KeyError, TypeError):
+        return f"http/{response.status_code}", response.reason_phrase

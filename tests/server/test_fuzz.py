@@ -157,7 +157,9 @@ FUZZ_ROOM: dict[str, str] = {}
 
 headers = st.dictionaries(
     st.sampled_from(["content-type", "idempotency-key", "origin", "x-forwarded-for", "accept"]),
-    st.text(alphabet=st.characters(min_codepoint=33, max_codepoint=126), max_size=40),  # legal header text
+    st.text(
+        alphabet=st.characters(min_codepoint=33, max_codepoint=126), max_size=40
+    ),  # legal header text
     max_size=3,
 )
 bodies = st.one_of(

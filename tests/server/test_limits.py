@@ -286,3 +286,12 @@ async def test_a_spectator_with_a_seat_token_is_refused(tmp_path: Path) -> None:
             reply = json.loads(await asyncio.wait_for(ws.recv(), 5))
             assert (reply["code"], reply["fatal"]) == ("room/bad_seat_token", True)
         await player.close()
+
+
+async def test_the_sdk_reads_a_refused_handshake(tmp_path: Path) -> None:
+    """A 429 at the handshake reaches the SDK as a retryable refusal naming its code."""
+    with node(tmp_path, connections_per_address=1) as server:
+        room = create(server).json()["room"]
+        async with websockets.connect(server.ws_url):
+            with pytest.raises(ConnectionRefusedError, match="room/too_many_connections"):
+                await Client(server.ws_url, room, reconnect=False).connect()
