@@ -5,7 +5,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: test serve lint typecheck bench clean
+.PHONY: test serve lint typecheck bench fuzz reliability clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -25,6 +25,14 @@ lint: $(STAMP)
 
 typecheck: $(STAMP)
 	$(BIN)/mypy engine protocol server clients
+
+fuzz: $(STAMP)
+	ROLLHOUSE_FUZZ_EXAMPLES=$${ROLLHOUSE_FUZZ_EXAMPLES:-2000} $(BIN)/python -m pytest -q -p no:cacheprovider tests/server/test_fuzz.py tests/protocol/test_fuzz.py
+
+reliability: $(STAMP)
+	rm -f .reliability.jsonl
+	ROLLHOUSE_RELIABILITY_REPORT=$(CURDIR)/.reliability.jsonl $(BIN)/python -m pytest -q -p no:cacheprovider tests/server/test_faults.py tests/server/test_crash.py
+	$(BIN)/python -m tests.support.reliability .reliability.jsonl
 
 bench: $(STAMP)
 	$(BIN)/rollhouse bench $(BENCH_ARGS)

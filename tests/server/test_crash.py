@@ -19,6 +19,7 @@ import pytest
 from clients.bots.play import play_seat
 from clients.sdk import Client, create_room
 from server.store import open_store
+from tests.support.faults import report
 from tests.support.redis_server import start_redis
 from tests.support.server import ServerProcess
 
@@ -87,5 +88,13 @@ async def test_sigkill_mid_game_loses_nothing_acknowledged(store_url: str, tmp_p
             logged.setdefault((r.data["seat"], r.data["cmd"]), []).append(r.seq)
     acked = [(p.seat, cmd_id, seq) for p in players for cmd_id, seq in p.acked]
     assert acked, "the clients had commands acknowledged"
+    report(
+        "players through a server SIGKILL",
+        "sigkill-" + store_url.split(":")[0],
+        acked=len(acked),
+        acked_found_in_log=sum(1 for s, c, _ in acked if (s, c) in logged),
+        lost=sum(1 for s, c, _ in acked if (s, c) not in logged),
+        duplicated=sum(1 for seqs in logged.values() if len(seqs) > 1),
+    )
     for seat, cmd_id, seq in acked:
         assert logged.get((seat, cmd_id)) == [seq], (seat, cmd_id)

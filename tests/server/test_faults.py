@@ -371,6 +371,18 @@ async def test_every_answer_agrees_with_the_log_through_a_fault(
         if at <= fault_to and answered_at.get((p.seat or 0, i), fault_to) >= fault_from
     ]
     assert during, "no command was in flight while the store failed: the test proved nothing"
+    acked = {(a.seat, a.id) for a in answers if a.kind == "ack"}
+    report(
+        "players through a store fault",
+        fault,
+        sent=sum(len(p.sent) for p in players),
+        in_flight_during_fault=len(during),
+        acked=len(acked),
+        rejected=len({(a.seat, a.id) for a in answers if a.kind == "reject"}),
+        acked_found_in_log=sum(1 for key in acked if key in logged),
+        lost=sum(1 for key in acked if key not in logged),
+        duplicated=sum(1 for seqs in logged.values() if len(seqs) > 1),
+    )
     if not all(v is not None and v["room"]["status"] == "finished" for v in views):
         problems.append("the game did not finish for every player")
     finals = {p.seq for p in players}

@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import json
 import os
 import signal
 import sqlite3
@@ -265,3 +266,11 @@ async def health(base_url: str) -> dict[str, Any] | None:
     async with httpx.AsyncClient(base_url=base_url, timeout=3) as http:
         reply = await http.get("/api/health")
         return reply.json() if reply.status_code == 200 else None
+
+
+def report(kind: str, fault: str, **counts: int) -> None:
+    """Append this run's counts to ``$ROLLHOUSE_RELIABILITY_REPORT`` (see docs/reliability.md)."""
+    target = os.environ.get("ROLLHOUSE_RELIABILITY_REPORT")
+    if target:
+        with open(target, "a") as out:
+            out.write(json.dumps({"kind": kind, "fault": fault, **counts}) + "\n")
