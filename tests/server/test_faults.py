@@ -48,6 +48,7 @@ from tests.support.faults import (
     is_finished,
     last_seq,
     read_log,
+    report,
     room_summary,
     seat_tokens,
     token_hash,
