@@ -38,6 +38,7 @@ import pytest
 from clients.bots.play import play_seat
 from clients.sdk import Client, CommandRejected, ConnectionLost, create_room
 from engine.core import get_game
+from protocol.messages import Ack, Reject, ServerMessage
 from tests.support.faults import (
     RedisProcess,
     SqliteWriteLock,
@@ -147,15 +148,15 @@ class Recorder(Client):
         self.sent.setdefault(cmd_id, (time.monotonic(), command))
         return await super().send(command, cmd_id)
 
-    def _handle(self, msg: dict[str, Any]) -> None:
-        if msg.get("type") in ("ack", "reject"):
+    def _handle(self, msg: ServerMessage) -> None:
+        if isinstance(msg, Ack | Reject):
             self.answers.append(
                 Answer(
                     -1 if self.seat is None else self.seat,
-                    msg["id"],
-                    msg["type"],
-                    msg.get("seq"),
-                    msg.get("code"),
+                    msg.id,
+                    msg.TYPE,
+                    msg.seq if isinstance(msg, Ack) else None,
+                    msg.code if isinstance(msg, Reject) else None,
                     time.monotonic(),
                 )
             )
