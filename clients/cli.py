@@ -20,6 +20,10 @@ SUBCOMMANDS: dict[str, str] = {
     "play": "clients.terminal.cli",
     "watch": "clients.terminal.cli",
     "bots": "clients.bots.cli",
+    "verify": "clients.replay.cli",
+    "export": "clients.replay.cli",
+    "import": "clients.replay.cli",
+    "replay": "clients.replay.cli",
 }
 
 

@@ -93,6 +93,7 @@ UNAVAILABLE = "room/unavailable"
 UNKNOWN_GAME = "room/unknown_game"
 BAD_OPTIONS = "room/bad_options"
 TOO_MANY_ROOMS = "room/too_many_rooms"
+NOT_FINISHED = "room/not_finished"
 TOO_MANY_CONNECTIONS = "room/too_many_connections"
 HELLO_TIMEOUT = "room/hello_timeout"
 # -- command/*: the room's own refusals of a command (the game's are in engine.errors) ----------
@@ -103,6 +104,8 @@ TOO_LARGE_BODY = "http/too_large"
 HTTP_RATE_LIMITED = "http/rate_limited"
 HTTP_NOT_FOUND = "http/not_found"
 HTTP_INTERNAL = "http/internal"
+BAD_QUERY = "http/bad_query"
+BAD_IMPORT = "http/bad_import"
 
 _E, _R, _ER = "error", "reject", "error|reject"
 CATALOGUE: tuple[Code, ...] = (
@@ -183,6 +186,21 @@ CATALOGUE: tuple[Code, ...] = (
     ),
     Code(HTTP_NOT_FOUND, "no such HTTP route or file", False, "http", 404),
     Code(HTTP_INTERNAL, "a server bug; reported, never expected", False, "http", 500),
+    Code(BAD_QUERY, "a query parameter out of range or not a number (named)", False, "http", 400),
+    Code(
+        BAD_IMPORT,
+        "POST /api/rooms/import: not a complete Rollhouse export of a finished game whose dice verify",
+        False,
+        "http",
+        400,
+    ),
+    Code(
+        NOT_FINISHED,
+        "the room's game is not over (an export, or a seed, waits for the end)",
+        False,
+        "http",
+        409,
+    ),
     Code(
         TOO_MANY_ROOMS,
         "POST /api/rooms: this node holds as many live rooms as it may; retry later",

@@ -48,6 +48,7 @@ from engine.errors import BadOptions, CodedError
 from protocol import errors as codes
 from protocol.errors import ProtocolError, http_status
 from protocol.plain import check_plain
+from server import history_api
 from server.config import Settings
 from server.connection import websocket_endpoint
 from server.errors import RoomRefusal
@@ -250,15 +251,25 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
         Route("/api/games", list_games),
         Route("/api/rooms", list_rooms, methods=["GET"]),
         Route("/api/rooms", create_room, methods=["POST"]),
+        Route("/api/rooms/import", history_api.room_import, methods=["POST"]),
         Route("/api/rooms/{room_id}", room_info),
+        Route("/api/rooms/{room_id}/events", history_api.room_events),
+        Route("/api/rooms/{room_id}/view", history_api.room_view),
+        Route("/api/rooms/{room_id}/verify", history_api.room_verify),
+        Route("/api/rooms/{room_id}/export", history_api.room_export),
         Route("/api/rooms/{room_id}/rematch", rematch, methods=["POST"]),
         Route("/metrics", metrics),
         WebSocketRoute("/ws", websocket_endpoint),
     ]
     routes.append(Mount("/", StaticFiles(directory=WEB_ROOT, html=True), name="web"))
-    handlers: dict[Any, Any] = {HTTPException: http_error, Exception: server_error}
+    handlers: dict[Any, Any] = {
+        HTTPException: http_error,
+        CodedError: lambda _request, exc: coded_response(exc),
+        Exception: server_error,
+    }
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers)
-    return BodyLimit(app, settings.max_body_bytes)  # type: ignore[return-value]
+    limits = {"/api/rooms/import": settings.max_import_bytes}
+    return BodyLimit(app, settings.max_body_bytes, limits)  # type: ignore[return-value]
 
 
 async def http_error(request: Request, exc: Exception) -> Response:
@@ -278,8 +289,8 @@ class BodyLimit:
     """ASGI middleware: HTTP request bodies over ``limit`` bytes get 413 ``http/too_large``
     before the application sees them (the body is read here and handed on whole)."""
 
-    def __init__(self, app: Starlette, limit: int) -> None:
-        self.app, self.limit = app, limit
+    def __init__(self, app: Starlette, limit: int, by_path: dict[str, int] | None = None) -> None:
+        self.app, self.limit, self.by_path = app, limit, by_path or {}
 
     def __getattr__(self, name: str) -> Any:  # app.state, app.routes, ... of the wrapped app
         return getattr(self.app, name)
@@ -288,10 +299,11 @@ class BodyLimit:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self.by_path.get(scope.get("path", ""), self.limit)
         declared = dict(scope.get("headers") or []).get(b"content-length", b"0")
         chunks: list[bytes] = []
         size = int(declared) if declared.isdigit() else 0
-        while size <= self.limit:
+        while size <= limit:
             message = await receive()
             if message["type"] != "http.request":
                 break
@@ -299,12 +311,10 @@ class BodyLimit:
             size = sum(len(c) for c in chunks)
             if not message.get("more_body"):
                 break
-        if size > self.limit:
+        if size > limit:
             with contextlib.suppress(AttributeError):
                 self.app.state.services.metrics.refused.inc(limit="body")
-            reply = error_response(
-                codes.TOO_LARGE_BODY, f"the body is over {self.limit} bytes", 413
-            )
+            reply = error_response(codes.TOO_LARGE_BODY, f"the body is over {limit} bytes", 413)
             await reply(scope, receive, send)
             return
         body = b"".join(chunks)

@@ -49,6 +49,8 @@ class Settings:
     max_rooms: int = 5_000
     """Live rooms in this node's memory; creating more is refused (429)."""
     max_body_bytes: int = 65_536
+    max_import_bytes: int = 8 << 20
+    """The body cap of ``POST /api/rooms/import`` (a whole game's export)."""
     creations_per_minute: int = 30
     """Rooms one client address may create per minute."""
     connections_per_address: int = 200

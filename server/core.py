@@ -37,6 +37,7 @@ from typing import Any
 import attrs
 
 from engine.core import turn_order
+from engine.data import to_data
 from engine.errors import Rejection
 from protocol import errors as codes
 from protocol.codec import codec_for
@@ -508,7 +509,7 @@ class RoomCore:
         def failed(_now: float) -> None:
             self._unavailable(c.peer, c.id)
 
-        records = played_records(events, c.now, seat, c.id, digest)
+        records = played_records(events, c.now, seat, c.id, digest, None, to_data(command))
         names = tuple(model.game.public_name(e) for e in events)
         self._append(tuple(records), names, done, failed)
 
@@ -526,7 +527,7 @@ class RoomCore:
         if not events:
             self.stuck.add((seat, model.seq))
             return False
-        records = played_records(events, now, seat, cmd, None, by)
+        records = played_records(events, now, seat, cmd, None, by, to_data(command))
         names = (by, *(model.game.public_name(e) for e in events))
         self._append(tuple(records), names)
         return True

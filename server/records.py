@@ -7,7 +7,9 @@ Records are frozen values; on the wire of the store they are plain maps with a k
 ``created`` (always seq 1)
     the game, seats, options, seed, clock (seconds per decision, 0: none), the
     room's own settings (``bot_delay``, ``takeover_after``, ``takeover_policy``), the
-    time, and the game's setup event.
+    time, the game's setup event, and the commitment to the seed: ``commit`` is
+    ``sha256(salt + ":" + seed)`` (hex), public from the start; ``salt`` and ``seed``
+    stay secret until the game is over (docs/fairness.md).
 ``seated`` / ``unseated``
     a seat taken by a person (``token``: the SHA-256 of the seat token, never the
     token) or a hosted bot (``bot``: its policy); ``unseated`` gives back a seat whose
@@ -19,9 +21,10 @@ Records are frozen values; on the wire of the store they are plain maps with a k
     in the log, so a takeover survives a restart.
 ``event``
     one game event. The last event a command caused carries the acting ``seat``, the
-    client's command id ``cmd``, the digest ``h`` of the command's body, and ``by``:
-    what made the move when it was not the player (``timeout``, ``bot``,
-    ``takeover``).
+    client's command id ``cmd``, the digest ``h`` of the command's body, the command
+    itself ``c`` (plain data, so that anyone can replay the game's dice from the seed
+    once it is revealed), and ``by``: what made the move when it was not the player
+    (``timeout``, ``bot``, ``takeover``).
 ``rematch``
     the room a rematch of this one was created as.
 
@@ -40,6 +43,7 @@ import attrs
 
 from engine.core import Game, get_game
 from engine.data import to_data
+from engine.fairness import commitment
 
 Plain = dict[str, Any]
 
@@ -57,6 +61,8 @@ class Created:
     settings: Mapping[str, Any]
     at: float
     setup: Plain
+    salt: str = ""
+    commit: str = ""
 
 
 @attrs.frozen
@@ -105,6 +111,8 @@ class Played:
     """Digest of the command's body (:func:`body_digest`), to refuse a reused id."""
     by: str | None = None
     """``timeout``, ``bot`` or ``takeover`` when the player did not make the move."""
+    command: Plain | None = None
+    """The command that caused the events (on the last of them), as plain data."""
 
 
 @attrs.frozen
@@ -136,6 +144,8 @@ def to_plain(record: Record) -> Plain:
                     out["h"] = record.body
                 if record.by is not None:
                     out["by"] = record.by
+                if record.command is not None:
+                    out["c"] = record.command
             return out
         case Seated():
             return {"k": "seated", "seat": record.seat, "name": record.name,
@@ -144,7 +154,8 @@ def to_plain(record: Record) -> Plain:
             return {"k": "created", "game": record.game, "seats": record.seats,
                     "options": dict(record.options), "seed": record.seed,
                     "clock": record.clock, "room": dict(record.settings),
-                    "at": record.at, "setup": record.setup}  # fmt: skip
+                    "at": record.at, "setup": record.setup, "salt": record.salt,
+                    "commit": record.commit}  # fmt: skip
         case Rematched():
             return {"k": "rematch", "room": record.room, "at": record.at}
         case _:
@@ -156,7 +167,7 @@ def from_plain(data: Mapping[str, Any]) -> Record:
     kind = data.get("k")
     if kind == "event":
         return Played(data["e"], float(data["at"]), data.get("seat"), data.get("cmd"),
-                      data.get("h"), data.get("by"))  # fmt: skip
+                      data.get("h"), data.get("by"), data.get("c"))  # fmt: skip
     if kind == "seated":
         return Seated(data["seat"], data["name"], data["token"], data["bot"], float(data["at"]))
     if kind in _SEAT_KINDS:
@@ -164,7 +175,7 @@ def from_plain(data: Mapping[str, Any]) -> Record:
     if kind == "created":
         return Created(data["game"], data["seats"], dict(data["options"]), data["seed"],
                        float(data["clock"]), dict(data.get("room") or {}), float(data["at"]),
-                       data["setup"])  # fmt: skip
+                       data["setup"], data.get("salt", ""), data.get("commit", ""))  # fmt: skip
     if kind == "rematch":
         return Rematched(data["room"], float(data["at"]))
     raise ValueError(f"unknown record kind {kind!r}")
@@ -214,6 +225,10 @@ class RoomModel:
     taken_over: frozenset[int] = frozenset()
     """Seats a bot plays for their absent player."""
     rematch: str | None = None
+    seed: int = attrs.field(default=0, repr=False)
+    """Secret until the game is over (with ``salt``); ``commit`` is public."""
+    salt: str = attrs.field(default="", repr=False)
+    commit: str = ""
 
     @property
     def is_over(self) -> bool:
@@ -273,6 +288,9 @@ def start(room_id: str, created: Created) -> RoomModel:
         created_at=created.at,
         settings=dict(created.settings),
         state=game.create(game.events.load(created.setup)),
+        seed=created.seed,
+        salt=created.salt,
+        commit=created.commit,
     )
 
 
@@ -339,11 +357,14 @@ def created_record(
     clock: float,
     at: float,
     settings: Mapping[str, Any] | None = None,
+    salt: str = "",
 ) -> Created:
-    """The first record of a room; raises the game's BadOptions for bad options."""
+    """The first record of a room; raises the game's BadOptions for bad options.
+
+    ``salt`` (fresh randomness from the shell) makes the seed's commitment unguessable."""
     setup = game.setup(seats, options, seed)
     return Created(game.name, seats, dict(options), seed, clock, dict(settings or {}), at,
-                   to_data(setup))  # fmt: skip
+                   to_data(setup), salt, commitment(seed, salt))  # fmt: skip
 
 
 def seated_record(
@@ -360,9 +381,12 @@ def played_records(
     cmd: str | None,
     body: str | None = None,
     by: str | None = None,
+    command: Plain | None = None,
 ) -> list[Played]:
-    """One record per game event; the last carries who acted, the command id and why."""
+    """One record per game event; the last carries who acted, the command and why."""
     records = [Played(to_data(e), at) for e in events]
     if records and seat is not None:
-        records[-1] = attrs.evolve(records[-1], seat=seat, cmd=cmd, body=body, by=by)
+        records[-1] = attrs.evolve(
+            records[-1], seat=seat, cmd=cmd, body=body, by=by, command=command
+        )
     return records

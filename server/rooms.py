@@ -130,6 +130,7 @@ class Rooms:
                 "takeover_after": room_settings["takeover_after"],
                 "takeover_policy": room_settings["bot_policy"],
             },
+            salt=secrets.token_hex(16),
         )
         room_id = "r-" + secrets.token_hex(4)
         bots = [

@@ -129,4 +129,8 @@ def room_summary(model: RoomModel, connected: int = 0, spectators: int = 0) -> d
         "takeover_after": model.takeover_after,
         "rematch": model.rematch,
         "result": to_data(model.game.result(model.state)) if model.is_over else None,
+        "seed_commitment": model.commit or None,
+        "imported_from": model.settings.get("imported_from"),
+        "seed": model.seed if model.is_over else None,
+        "seed_salt": model.salt if model.is_over else None,
     }

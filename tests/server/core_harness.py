@@ -64,7 +64,8 @@ class Table:
         bots: int = 0,
     ) -> Table:
         created = created_record(get_game(game), seats, options or {}, seed, clock, T0,
-                                 {"bot_delay": 0.5, **(settings or {})})  # fmt: skip
+                                 {"bot_delay": 0.5, **(settings or {})},
+                                 salt=f"salt{seed:x}feedface")  # fmt: skip
         records = [created, *(seated_record(s, f"bot {s + 1}", None, "", T0) for s in range(bots))]
         log = [(seq, unpack(pack(to_plain(r)))) for seq, r in enumerate(records, start=1)]
         table = cls(rebuild_core("r-test", log, settings=CoreSettings()), log)

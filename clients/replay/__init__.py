@@ -1,0 +1,1 @@
+"""A finished game outside the server: verify its dice, export, import, replay."""
