@@ -1,0 +1,214 @@
+// The replay page: a room's public history (GET /api/rooms/{id}/events) folded into the
+// spectator's view at every seq, drawn by the game's own board module, with a timeline
+// named as the table's log names things, play/pause, speed, steps and a scrubber.
+// A live room's replay keeps following the game and links back to the live table.
+
+import { addStrings, mountLangSwitch, onLangChange, t, translatePage } from "./i18n.js";
+import strings from "./i18n/replay.js";
+import { applyPatch } from "./protocol.js";
+import { loadGame } from "./games/index.js";
+import { showVerified } from "./verified.js";
+
+addStrings(strings);
+
+const $ = (sel) => document.querySelector(sel);
+const roomId = new URLSearchParams(location.search).get("room");
+const BASE_MS = 700;
+const POLL_MS = 2000;
+
+const steps = []; // {seq, entry, view, lines}
+let game = null;
+let index = 0;
+let timer = null;
+let info = null;
+
+function seatName(view, s) {
+  return view?.room?.seats?.[s]?.name || t("common.seat", { n: s + 1 });
+}
+
+function context(view) {
+  return {
+    view, game: view.game, room: view.room, you: null, seat: null, role: "spectator",
+    presence: null, ui: {}, t, lang: document.documentElement.lang, seatName: (s) => seatName(view, s),
+    serverNow: () => Date.now() / 1000, rerender: render,
+    send: () => Promise.reject(new Error("a replay cannot act")),
+  }; // prettier-ignore
+}
+
+/** What the timeline says of one entry: the game's own log lines, else the entry's kind. */
+function describe(previous, entry, view) {
+  if (entry.kind === "event" && previous && game.describe) {
+    const events = entry.by ? [entry.by, entry.name] : [entry.name];
+    const lines = game.describe(previous, view, events, context(view));
+    if (lines.length) return lines.map((l) => ({ key: l.key, params: l.params }));
+  }
+  const key = `replay.step.${entry.kind}`;
+  const name = entry.player || (entry.seat != null ? seatName(view, entry.seat) : entry.name);
+  return [{ key, params: { name } }];
+}
+
+function addEntries(entries) {
+  for (const entry of entries) {
+    const previous = steps.length ? steps[steps.length - 1].view : null;
+    const view = entry.ops ? applyPatch(previous, entry.ops) : entry.view;
+    steps.push({ seq: entry.seq, entry, view, lines: describe(previous, entry, view) });
+  }
+}
+
+async function fetchFrom(after) {
+  let next = after;
+  const entries = [];
+  while (next !== null) {
+    const page = await (await fetch(`/api/rooms/${encodeURIComponent(roomId)}/events?from=${next}&limit=500`)).json();
+    if (page.error) throw new Error(page.error.message);
+    entries.push(...page.events);
+    next = page.next;
+  }
+  return entries;
+}
+
+function render() {
+  if (!steps.length || !game) return;
+  const step = steps[index];
+  const root = $("[data-testid=game-root]");
+  root.setAttribute("aria-busy", "false");
+  root.dataset.game = info.game;
+  root.dataset.seq = String(step.seq);
+  game.render(root, context(step.view));
+  const scrub = $("[data-testid=replay-scrub]");
+  scrub.max = String(steps.length - 1);
+  scrub.value = String(index);
+  $("[data-testid=replay-seq]").textContent = t("replay.position", { i: index + 1, n: steps.length, seq: step.seq });
+  $("[data-testid=replay-play]").textContent = timer ? t("replay.pause") : t("replay.play");
+  for (const li of document.querySelectorAll("[data-testid=replay-timeline] li")) {
+    const current = Number(li.dataset.index) === index;
+    li.classList.toggle("current", current);
+    if (current) li.setAttribute("aria-current", "step");
+    else li.removeAttribute("aria-current");
+  }
+  window.rollhouseReplay = { index, count: steps.length, seq: step.seq, view: step.view, playing: Boolean(timer) };
+}
+
+function renderTimeline() {
+  const list = $("[data-testid=replay-timeline]");
+  list.replaceChildren(
+    ...steps.map((step, i) => {
+      const li = document.createElement("li");
+      li.dataset.index = String(i);
+      li.dataset.seq = String(step.seq);
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "linklike";
+      button.textContent = `${step.seq} · ${step.lines.map((l) => t(l.key, l.params)).join(" · ")}`;
+      button.addEventListener("click", () => go(i));
+      li.append(button);
+      return li;
+    }),
+  );
+}
+
+function go(i) {
+  index = Math.max(0, Math.min(steps.length - 1, i));
+  render();
+  document.querySelector("[data-testid=replay-timeline] li.current")?.scrollIntoView({ block: "nearest" });
+}
+
+function speed() {
+  return Number($("[data-testid=replay-speed]").value) || 1;
+}
+
+function play() {
+  stop();
+  timer = setInterval(() => {
+    if (index < steps.length - 1) go(index + 1);
+    else if (info.status === "finished") stop();
+  }, BASE_MS / speed());
+  render();
+}
+
+function stop() {
+  clearInterval(timer);
+  timer = null;
+  render();
+}
+
+async function follow() {
+  // a live room: new entries join the timeline; the end follows them while it is shown
+  const atEnd = index === steps.length - 1;
+  const fresh = await fetchFrom(steps[steps.length - 1].seq);
+  if (fresh.length) {
+    addEntries(fresh);
+    renderTimeline();
+    if (atEnd && !timer) index = steps.length - 1;
+    render();
+  }
+  info = await (await fetch(`/api/rooms/${encodeURIComponent(roomId)}`)).json();
+  if (info.status === "finished") showVerified($("[data-testid=replay-verified]"), roomId);
+  else setTimeout(follow, POLL_MS);
+}
+
+function wire() {
+  $("[data-testid=replay-play]").addEventListener("click", () => (timer ? stop() : play()));
+  $("[data-testid=replay-back]").addEventListener("click", () => (stop(), go(index - 1)));
+  $("[data-testid=replay-forward]").addEventListener("click", () => (stop(), go(index + 1)));
+  $("[data-testid=replay-start]").addEventListener("click", () => (stop(), go(0)));
+  $("[data-testid=replay-end]").addEventListener("click", () => (stop(), go(steps.length - 1)));
+  $("[data-testid=replay-scrub]").addEventListener("input", (e) => {
+    const to = Number(e.target.value); // read before stop() redraws the scrubber
+    stop();
+    go(to);
+  });
+  $("[data-testid=replay-speed]").addEventListener("change", () => timer && play());
+  document.addEventListener("keydown", (e) => {
+    if (e.target.closest?.("input, select")) return;
+    if (e.key === "ArrowLeft") go(index - 1);
+    else if (e.key === "ArrowRight") go(index + 1);
+    else if (e.key === " ") (e.preventDefault(), timer ? stop() : play());
+  });
+}
+
+function fail(text) {
+  const box = $("[data-testid=fatal-message]");
+  box.hidden = false;
+  box.textContent = text;
+}
+
+async function start() {
+  mountLangSwitch();
+  translatePage();
+  onLangChange(() => {
+    translatePage();
+    renderTimeline();
+    render();
+  });
+  if (!roomId) return fail(t("replay.no_room"));
+  $("[data-testid=game-root]").textContent = t("replay.loading");
+  try {
+    info = await (await fetch(`/api/rooms/${encodeURIComponent(roomId)}`)).json();
+    if (info.error) throw new Error(info.error.message);
+    game = await loadGame(info.game);
+    $("[data-testid=game-title]").textContent = info.title || info.game;
+    $("[data-testid=room-id]").textContent = roomId;
+    document.title = `${info.title || info.game} · ${t("replay.title")}`;
+    addEntries(await fetchFrom(0));
+  } catch (err) {
+    return fail(t("replay.failed", { message: err.message }));
+  }
+  wire();
+  renderTimeline();
+  const at = Number(new URLSearchParams(location.search).get("at"));
+  go(at ? steps.findIndex((s) => s.seq >= at) : steps.length - 1);
+  const live = $("[data-testid=replay-live]");
+  if (info.status === "finished") {
+    showVerified($("[data-testid=replay-verified]"), roomId);
+  } else {
+    live.hidden = false;
+    live.href = `/table.html?room=${encodeURIComponent(roomId)}&watch=1`;
+    const box = $("[data-testid=replay-verified]");
+    box.hidden = false;
+    box.textContent = t("replay.secret_until_end");
+    setTimeout(follow, POLL_MS);
+  }
+}
+
+start();
