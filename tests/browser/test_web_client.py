@@ -155,15 +155,15 @@ async def test_the_portuguese_switch_translates_lobby_table_and_rules(
     lobby = await new_page("Ana")
     await lobby.goto(live_server.url + "/")
     await lobby.get_by_test_id(f"room-{room}").wait_for()
-    assert await lobby.get_by_test_id("lobby-title").inner_text() == "Game rooms"
+    assert await lobby.get_by_test_id("lobby-title").text_content() == "Game rooms"
     await lobby.get_by_test_id("lang-pt").click()
-    assert await lobby.get_by_test_id("lobby-title").inner_text() == "Mesas de jogo"
+    assert await lobby.get_by_test_id("lobby-title").text_content() == "Mesas de jogo"
     assert await lobby.get_by_test_id("create-submit").inner_text() == "Criar e entrar"
     assert await lobby.get_by_test_id(f"watch-{room}").inner_text() == "Assistir"
-    await lobby.get_by_text("Rodadas").wait_for()
+    await lobby.get_by_label("Rodadas").wait_for()
     await lobby.reload()
     await lobby.get_by_test_id(f"room-{room}").wait_for()
-    assert await lobby.get_by_test_id("lobby-title").inner_text() == "Mesas de jogo"
+    assert await lobby.get_by_test_id("lobby-title").text_content() == "Mesas de jogo"
     assert await lobby.evaluate("document.documentElement.lang") == "pt-BR"
 
     # the table, still in Portuguese, then back to English
@@ -187,24 +187,28 @@ async def test_the_portuguese_switch_translates_lobby_table_and_rules(
     # a browser set to Portuguese starts in Portuguese
     fresh = await new_page(None, lang="", locale="pt-BR")
     await fresh.goto(live_server.url + "/")
-    assert await fresh.get_by_test_id("lobby-title").inner_text() == "Mesas de jogo"
+    assert await fresh.get_by_test_id("lobby-title").text_content() == "Mesas de jogo"
 
 
 async def test_the_lobby_form_creates_a_room_and_seats_its_creator(
     live_server: LiveServer, new_page: NewPage
 ) -> None:
-    """Create-and-join opens the new table as a player; a refused option says why."""
+    """Create-and-join opens the new table as a player, with the labelled choices made."""
     page = await new_page("Ana")
     await page.goto(live_server.url + "/")
-    await page.get_by_test_id("option-rounds").fill("9")
-    await page.get_by_test_id("create-submit").click()
-    error = page.get_by_test_id("create-error")
-    await error.wait_for()
-    assert "rounds" in await error.inner_text()
-    await page.get_by_test_id("option-rounds").fill("1")
-    await page.get_by_test_id("create-seats").fill("3")
-    await page.get_by_test_id("create-bots").fill("2")
-    await page.get_by_test_id("create-takeover").fill("20")
+    # options are labelled choices, never raw keys
+    rounds = page.get_by_label("Rounds")
+    assert await rounds.evaluate("e => e.tagName") == "SELECT"
+    assert "7 rounds (full game)" in await rounds.inner_text()
+    await rounds.select_option("1")
+    await page.get_by_test_id("create-seats").select_option("3")
+    # the creator always keeps a seat: at most seats - 1 bots are offered
+    bots = await page.get_by_test_id("create-bots").evaluate(
+        "e => [...e.options].map(o => Number(o.value))"
+    )
+    assert bots == [0, 1, 2]
+    await page.get_by_test_id("create-bots").select_option("2")
+    await page.get_by_test_id("create-takeover").select_option("30")
     await page.get_by_test_id("create-submit").click()
     await page.wait_for_url("**/table.html?room=*")
     await page.wait_for_selector("[data-testid=connection-status][data-state=connected]")
@@ -212,5 +216,24 @@ async def test_the_lobby_form_creates_a_room_and_seats_its_creator(
     info = await room_info(live_server, room)
     assert (info["seats"], info["taken"], info["bots"]) == (3, 3, 2)
     assert info["options"] == {"rounds": 1}
-    assert info["takeover_after"] == 20
+    assert info["takeover_after"] == 30
     assert "You play seat" in await page.get_by_test_id("role").inner_text()
+
+
+async def test_the_lobby_explains_a_refused_room_in_the_players_language(
+    live_server: LiveServer, new_page: NewPage
+) -> None:
+    """A refused option is told by its code, in Portuguese, naming the field by its label."""
+    page = await new_page("Ana", lang="pt-BR")
+    await page.goto(live_server.url + "/")
+    await page.get_by_label("Rodadas").wait_for()
+    # a value the form does not offer (as an older page might send)
+    await page.get_by_label("Rodadas").evaluate(
+        "e => { const o = document.createElement('option'); o.value = '9'; e.append(o); e.value = '9'; }"
+    )
+    await page.get_by_test_id("create-submit").click()
+    error = page.get_by_test_id("create-error")
+    await error.wait_for()
+    text = await error.inner_text()
+    assert "O servidor não aceita" in text and "Rodadas" in text
+    assert "rounds" not in text and "[" not in text

@@ -1,16 +1,34 @@
-// The lobby: the room list (refreshed every few seconds) and the "new room" form.
+// The lobby: game cards ("play against a bot now"), the new-room form with labelled
+// choices, and the room list (refreshed every few seconds) with filters and pages.
 
-import { errorText, has, mountLangSwitch, onLangChange, t } from "./i18n.js";
+import { addStrings, errorText, has, mountLangSwitch, onLangChange, t } from "./i18n.js";
+import lobbyStrings from "./i18n/lobby.js";
+import contentStrings from "./i18n/roll-builder-content.js";
+import { BOT_DELAY, CLOCKS, TAKEOVERS, defaults, emblem, optionChoices, quickRoom } from "./lobby-games.js";
 import { savedToken } from "./protocol.js";
 import { showRules } from "./rules.js";
 
+addStrings(lobbyStrings);
+addStrings(contentStrings);
+
 const REFRESH_MS = 3000;
 const NAME_KEY = "rollhouse.name";
+const FILTER_KEY = "rollhouse.lobby.filter";
+const PAGE_SIZE = 8;
+const FILTERS = ["open", "playing", "finished", "all"];
+const IN_FILTER = {
+  open: (r) => r.status === "waiting",
+  playing: (r) => r.status === "playing",
+  finished: (r) => r.status === "finished",
+  all: () => true,
+};
 
 const $ = (sel) => document.querySelector(sel);
 let games = [];
 let rooms = [];
 let loadError = null;
+let filter = sessionStorage.getItem(FILTER_KEY) || "open";
+let page = 0;
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -26,6 +44,13 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
+/** t() whose params may themselves be {key, params} to translate. */
+function tt(key, params = {}) {
+  const out = {};
+  for (const [k, v] of Object.entries(params)) out[k] = v && typeof v === "object" && v.key ? t(v.key, v.params) : v;
+  return t(key, out);
+}
+
 function gameTitle(name) {
   return games.find((g) => g.name === name)?.title || name;
 }
@@ -34,71 +59,119 @@ function tableLink(room, watch) {
   return `table.html?room=${encodeURIComponent(room)}${watch ? "&watch=1" : ""}`;
 }
 
+// -- the room list ---------------------------------------------------------------------
+
+/** Rooms of the current filter: your own first, then the newest. */
+function shownRooms() {
+  const mine = (r) => (savedToken(r.room) ? 1 : 0);
+  return rooms
+    .filter(IN_FILTER[filter] || IN_FILTER.all)
+    .sort((a, b) => mine(b) - mine(a) || (b.created_at || 0) - (a.created_at || 0));
+}
+
+function renderFilters() {
+  const box = $("[data-testid=room-filters]");
+  box.replaceChildren(
+    ...FILTERS.map((f) =>
+      el("button", {
+        type: "button",
+        class: "btn small filter",
+        "aria-pressed": String(f === filter),
+        "data-testid": `filter-${f}`,
+        text: t("lobby.filter.count", { label: t(`lobby.filter.${f}`), n: rooms.filter(IN_FILTER[f]).length }),
+        onclick: () => {
+          filter = f;
+          page = 0;
+          sessionStorage.setItem(FILTER_KEY, f);
+          renderRooms();
+        },
+      }),
+    ),
+  );
+}
+
+function roomActions(r) {
+  const mine = savedToken(r.room);
+  const canJoin = r.status === "waiting" && r.taken < r.seats;
+  const actions = el("div", { class: "actions" });
+  if (mine) {
+    actions.append(
+      el("a", {
+        class: "btn small primary",
+        href: tableLink(r.room, false),
+        "aria-label": t("lobby.resume_label", { room: r.room }),
+        "data-testid": `resume-${r.room}`,
+        text: t("lobby.resume"),
+      }),
+    );
+  } else if (canJoin) {
+    actions.append(
+      el("a", {
+        class: "btn small primary",
+        href: tableLink(r.room, false),
+        "aria-label": t("lobby.join_label", { room: r.room }),
+        "data-testid": `join-${r.room}`,
+        text: t("lobby.join"),
+      }),
+    );
+  }
+  actions.append(
+    el("a", {
+      class: "btn small",
+      href: tableLink(r.room, true),
+      "aria-label": t("lobby.watch_label", { room: r.room }),
+      "data-testid": `watch-${r.room}`,
+      text: t("lobby.watch"),
+    }),
+  );
+  return actions;
+}
+
+function roomRow(r) {
+  const title = r.title || gameTitle(r.game);
+  const cell = (label, text) => el("td", { class: "num", "data-label": label, text });
+  return el(
+    "tr",
+    { "data-testid": `room-${r.room}`, dataset: { status: r.status } },
+    el("td", { class: "mono", text: r.room }),
+    el(
+      "td",
+      {},
+      el("button", {
+        type: "button",
+        class: "linklike",
+        title: t("rules.open_game", { game: title }),
+        onclick: () => showRules(r.game, title),
+        text: title,
+      }),
+    ),
+    el("td", {}, el("span", { class: `status-pill ${r.status}`, text: t(`status.${r.status}`) })),
+    cell(t("lobby.col.seats"), `${r.taken}/${r.seats}`),
+    cell(t("lobby.col.bots"), String(r.bots)),
+    cell(t("lobby.col.connected"), String(r.players_connected)),
+    cell(t("lobby.col.spectators"), String(r.spectators)),
+    el("td", { class: "actions-cell" }, roomActions(r)),
+  );
+}
+
 function renderRooms() {
-  const body = $("[data-testid=rooms-body]");
   const error = $("[data-testid=lobby-error]");
   error.hidden = !loadError;
   error.textContent = loadError ? t("lobby.load_failed", { message: loadError }) : "";
-  body.replaceChildren(
-    ...rooms.map((r) => {
-      const mine = savedToken(r.room);
-      const canJoin = r.status === "waiting" && r.taken < r.seats;
-      const actions = el("div", { class: "actions" });
-      if (mine) {
-        actions.append(
-          el("a", {
-            class: "btn small primary",
-            href: tableLink(r.room, false),
-            "aria-label": t("lobby.resume_label", { room: r.room }),
-            "data-testid": `resume-${r.room}`,
-            text: t("lobby.resume"),
-          }),
-        );
-      } else if (canJoin) {
-        actions.append(
-          el("a", {
-            class: "btn small primary",
-            href: tableLink(r.room, false),
-            "aria-label": t("lobby.join_label", { room: r.room }),
-            "data-testid": `join-${r.room}`,
-            text: t("lobby.join"),
-          }),
-        );
-      }
-      actions.append(
-        el("a", {
-          class: "btn small",
-          href: tableLink(r.room, true),
-          "aria-label": t("lobby.watch_label", { room: r.room }),
-          "data-testid": `watch-${r.room}`,
-          text: t("lobby.watch"),
-        }),
-      );
-      return el(
-        "tr",
-        { "data-testid": `room-${r.room}`, dataset: { status: r.status } },
-        el("td", { class: "mono", text: r.room }),
-        el(
-          "td",
-          {},
-          el("button", {
-            type: "button",
-            class: "linklike",
-            title: t("rules.open_game", { game: r.title || gameTitle(r.game) }),
-            onclick: () => showRules(r.game, r.title || gameTitle(r.game)),
-            text: r.title || gameTitle(r.game),
-          }),
-        ),
-        el("td", {}, el("span", { class: `status-pill ${r.status}`, text: t(`status.${r.status}`) })),
-        el("td", { class: "num", text: `${r.taken}/${r.seats}` }),
-        el("td", { class: "num", text: String(r.bots) }),
-        el("td", { class: "num", text: String(r.players_connected) }),
-        el("td", { class: "num", text: String(r.spectators) }),
-        el("td", {}, actions),
-      );
-    }),
-  );
-  $("[data-testid=rooms-empty]").hidden = rooms.length > 0 || !!loadError;
+  renderFilters();
+  const list = shownRooms();
+  const pages = Math.max(1, Math.ceil(list.length / PAGE_SIZE));
+  page = Math.min(page, pages - 1);
+  $("[data-testid=rooms-body]").replaceChildren(...list.slice(page * PAGE_SIZE, (page + 1) * PAGE_SIZE).map(roomRow));
+  $("[data-testid=rooms-table]").hidden = list.length === 0;
+  const empty = $("[data-testid=rooms-empty]");
+  empty.hidden = list.length > 0 || !!loadError;
+  empty.textContent = rooms.length === 0 ? t("lobby.empty") : t(`lobby.filter.empty.${filter}`);
+  const pager = $("[data-testid=rooms-pager]");
+  pager.hidden = pages < 2;
+  $("[data-testid=page-label]").textContent = t("lobby.page", { n: page + 1, total: pages });
+  $("[data-testid=page-prev]").disabled = page === 0;
+  $("[data-testid=page-next]").disabled = page >= pages - 1;
 }
 
 async function refreshRooms() {
@@ -113,83 +186,163 @@ async function refreshRooms() {
   renderRooms();
 }
 
-function optionLabel(name) {
-  const key = `option.${name}`;
-  const text = t(key);
-  return text === key ? name.replace(/_/g, " ") : text;
+// -- the new-room form -------------------------------------------------------------------
+
+const choice = (value, text, selected) => el("option", { value: String(value), text, selected: selected || null });
+
+function fillSelect(select, items, current) {
+  const keep = current ?? select.value;
+  select.replaceChildren(...items.map(([value, text]) => choice(value, text)));
+  if (items.some(([v]) => String(v) === String(keep))) select.value = String(keep);
 }
 
-function renderOptions() {
-  const game = games.find((g) => g.name === $("#game").value);
-  const box = $("#options");
-  box.replaceChildren();
-  if (!game) return;
+function clockText(s) {
+  if (!s) return t("form.clock.0");
+  return s >= 120 ? t("form.clock.min", { m: s / 60 }) : t("form.clock.n", { s });
+}
+
+function takeoverText(s) {
+  if (s === null) return t("form.takeover.never");
+  return s >= 120 ? t("form.takeover.min", { m: s / 60 }) : t("form.takeover.n", { s });
+}
+
+function renderSeatsAndBots(game) {
   const seats = $("#seats");
-  seats.min = game.min_seats;
-  seats.max = game.max_seats;
-  const current = Number(seats.value);
-  if (current < game.min_seats || current > game.max_seats) seats.value = game.min_seats;
-  for (const [name, value] of Object.entries(game.options || {})) {
-    const id = `opt-${name}`;
-    const input =
-      typeof value === "boolean"
-        ? el("input", { id, type: "checkbox", name, checked: value, "data-testid": `option-${name}` })
-        : typeof value === "number"
-          ? el("input", { id, type: "number", name, value: String(value), "data-testid": `option-${name}` })
-          : el("input", { id, type: "text", name, value: String(value ?? ""), "data-testid": `option-${name}` });
+  const range = [];
+  for (let n = game.min_seats; n <= game.max_seats; n++) range.push([n, String(n)]);
+  fillSelect(seats, range);
+  const n = Number(seats.value);
+  const bots = [];
+  for (let b = 0; b < n; b++) bots.push([b, b === 0 ? t("form.bots.none") : b === 1 ? t("form.bots.one") : t("form.bots.n", { n: b })]);
+  fillSelect($("#bots"), bots);
+}
+
+function renderTimes() {
+  fillSelect($("#clock"), CLOCKS.map((s) => [s, clockText(s)]));
+  fillSelect($("#takeover"), TAKEOVERS.map((s) => [s ?? "", takeoverText(s)]));
+}
+
+function optionField(game, name, value, choices, advanced) {
+  const id = `opt-${name}`;
+  const label = `opt.${game.name}.${name}`;
+  const helpId = `${id}-help`;
+  let input;
+  if (choices) {
+    input = el("select", { id, name, "data-testid": `option-${name}`, "aria-describedby": has(`${label}.help`) ? helpId : null });
+    input.append(...choices.map(([v, key, params]) => choice(v, tt(key, params), v === value)));
+    input.dataset.kind = typeof choices[0][0];
+  } else if (typeof value === "boolean") {
+    input = el("input", { id, type: "checkbox", name, checked: value, "data-testid": `option-${name}` });
+    input.dataset.kind = "boolean";
+  } else {
+    input = el("input", { id, type: typeof value === "number" ? "number" : "text", name, value: String(value ?? ""), "data-testid": `option-${name}` });
     input.dataset.kind = typeof value;
-    box.append(
-      el("label", { class: "field", for: id }, el("span", { text: optionLabel(name), "data-option": name }), input),
-    );
   }
-  $("#bots").max = game.max_seats;
+  const text = has(label) ? t(label) : has(`option.${name}`) ? t(`option.${name}`) : name.replace(/_/g, " ");
+  return el(
+    "label",
+    { class: `field${advanced ? " advanced" : ""}`, for: id },
+    el("span", { text }),
+    input,
+    has(`${label}.help`) ? el("small", { class: "help", id: helpId, text: t(`${label}.help`) }) : null,
+  );
+}
+
+function currentGame() {
+  return games.find((g) => g.name === $("#game").value);
+}
+
+function renderOptions(fresh = false) {
+  const game = currentGame();
+  const box = $("#options");
+  if (!game) return box.replaceChildren();
+  const kept = fresh ? {} : formOptions(game);
+  if (fresh) {
+    const d = defaults(game.name);
+    $("#seats").replaceChildren(choice(d.seats, String(d.seats)));
+    $("#seats").value = String(d.seats);
+    $("#clock").replaceChildren(choice(d.clock, ""));
+    $("#clock").value = String(d.clock);
+  }
+  renderSeatsAndBots(game);
+  if (fresh) $("#bots").value = String(Math.min(1, Number($("#seats").value) - 1));
+  renderTimes();
+  const known = optionChoices(game.name);
+  const fields = [];
+  const advanced = [];
+  for (const [name, def] of Object.entries(game.options || {})) {
+    const spec = known?.find(([n]) => n === name);
+    const value = name in kept ? kept[name] : def;
+    const field = optionField(game, name, value, spec?.[1] && spec[1].some(([v]) => v === def) ? spec[1] : null, spec?.[2]);
+    (spec?.[2] ? advanced : fields).push(field);
+  }
+  box.replaceChildren(...fields);
+  if (advanced.length) {
+    box.append(el("details", { class: "more" }, el("summary", { text: t("form.more") }), ...advanced));
+  }
+}
+
+function formOptions(game) {
+  const options = {};
+  for (const input of $("#options").querySelectorAll("input, select")) {
+    const kind = input.dataset.kind;
+    const value = kind === "boolean" ? input.checked : kind === "number" ? Number(input.value) : input.value;
+    if (game.options && value !== game.options[input.name]) options[input.name] = value;
+  }
+  return options;
 }
 
 function renderGames() {
   const box = $("[data-testid=game-cards]");
   box.replaceChildren(
-    ...games.map((g) =>
-      el(
+    ...games.map((g) => {
+      const players =
+        g.min_seats === g.max_seats
+          ? t("lobby.players_exact", { n: g.min_seats })
+          : t("lobby.players_range", { min: g.min_seats, max: g.max_seats });
+      const minutes = has(`game.${g.name}.minutes`) ? t("lobby.duration", { min: t(`game.${g.name}.minutes`) }) : null;
+      return el(
         "article",
-        { class: "game-card", "data-testid": `game-${g.name}` },
-        el("h3", { text: g.title }),
-        el("p", {
-          class: "muted",
-          text:
-            g.min_seats === g.max_seats
-              ? t("lobby.players_exact", { n: g.min_seats })
-              : t("lobby.players_range", { min: g.min_seats, max: g.max_seats }),
-        }),
+        { class: "game-card", "data-testid": `game-${g.name}`, "aria-labelledby": `card-${g.name}` },
+        el("div", { class: "game-card-art" }, emblem(g.name)),
+        el("h3", { id: `card-${g.name}`, text: g.title }),
+        has(`game.${g.name}.pitch`) ? el("p", { class: "pitch", text: t(`game.${g.name}.pitch`) }) : null,
+        el("p", { class: "muted facts", text: [players, minutes].filter(Boolean).join(" · ") }),
         el(
           "div",
           { class: "game-actions" },
           el("button", {
             type: "button",
+            class: "btn primary",
+            "data-testid": `play-bot-${g.name}`,
+            "aria-label": t("lobby.play_bot_label", { game: g.title }),
+            text: t("lobby.play_bot"),
+            onclick: (ev) => playAgainstBot(g, ev.currentTarget),
+          }),
+          el("button", {
+            type: "button",
             class: "btn small",
+            "data-testid": `new-${g.name}`,
+            "aria-label": t("lobby.setup_room_label", { game: g.title }),
+            text: t("lobby.setup_room"),
+            onclick: () => {
+              $("#game").value = g.name;
+              renderOptions(true);
+              $("#seats").focus();
+            },
+          }),
+          el("button", {
+            type: "button",
+            class: "btn small ghost",
             "data-testid": `rules-${g.name}`,
             text: t("rules.open"),
             "aria-label": t("rules.open_game", { game: g.title }),
             onclick: () => showRules(g.name, g.title),
           }),
-          el("button", {
-            type: "button",
-            class: "btn small primary",
-            "data-testid": `new-${g.name}`,
-            text: t("lobby.new_room_of"),
-            onclick: () => {
-              $("#game").value = g.name;
-              renderOptions();
-              $("#seats").focus();
-            },
-          }),
         ),
-      ),
-    ),
+      );
+    }),
   );
-}
-
-function relabelOptions() {
-  for (const span of document.querySelectorAll("[data-option]")) span.textContent = optionLabel(span.dataset.option);
 }
 
 async function loadGames() {
@@ -197,48 +350,72 @@ async function loadGames() {
   games = (await reply.json()).games || [];
   const select = $("#game");
   select.replaceChildren(...games.map((g) => el("option", { value: g.name, text: g.title })));
-  renderOptions();
+  renderOptions(true);
   renderGames();
+}
+
+/** POST /api/rooms; the new room's id, or an Error whose message is translated. */
+async function postRoom(body) {
+  const reply = await fetch("/api/rooms", {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const data = await reply.json().catch(() => ({}));
+  if (!reply.ok) {
+    const e = data.error || {};
+    const err = new Error(has(`err.${e.code}`) ? errorText(e.code) : e.message || `HTTP ${reply.status}`);
+    // which field: the server names it in `field` (or, for some games, only in its message)
+    err.field = e.field || /'(\w+)'/.exec(e.message || "")?.[1] || null;
+    throw err;
+  }
+  return data.room;
+}
+
+function fieldLabel(game, field) {
+  if (!field) return "";
+  if (has(`opt.${game.name}.${field}`)) return t(`opt.${game.name}.${field}`);
+  const room = { clock: "form.clock", bots: "form.bots", takeover_after: "form.takeover", seats: "lobby.create.seats" }[field];
+  return room ? t(room) : field;
+}
+
+async function playAgainstBot(game, button) {
+  const error = $("[data-testid=quick-error]");
+  error.hidden = true;
+  button.disabled = true;
+  button.textContent = t("lobby.starting");
+  try {
+    const room = await postRoom(quickRoom(game.name, game.min_seats));
+    location.href = tableLink(room, false);
+  } catch (err) {
+    error.textContent = t("lobby.create.failed", { message: err.message });
+    error.hidden = false;
+    button.disabled = false;
+    button.textContent = t("lobby.play_bot");
+  }
 }
 
 async function createRoom(ev) {
   ev.preventDefault();
   const error = $("[data-testid=create-error]");
   error.hidden = true;
-  const game = games.find((g) => g.name === $("#game").value);
+  const game = currentGame();
   if (!game) return;
-  const options = {};
-  for (const input of $("#options").querySelectorAll("input")) {
-    const kind = input.dataset.kind;
-    const value = kind === "boolean" ? input.checked : kind === "number" ? Number(input.value) : input.value;
-    if (value !== game.options[input.name]) options[input.name] = value;
-  }
   const body = {
     game: game.name,
     seats: Number($("#seats").value),
-    options,
-    room: { clock: Number($("#clock").value) || 0, bots: Number($("#bots").value) || 0 },
+    options: formOptions(game),
+    room: { clock: Number($("#clock").value) || 0, bots: Number($("#bots").value) || 0, bot_delay: BOT_DELAY },
   };
-  const takeover = $("#takeover").value.trim();
+  const takeover = $("#takeover").value;
   if (takeover !== "") body.room.takeover_after = Number(takeover);
   const button = $("[data-testid=create-submit]");
   button.disabled = true;
   try {
-    const reply = await fetch("/api/rooms", {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    const data = await reply.json();
-    if (!reply.ok) {
-      const e = data.error || {};
-      const known = has(`err.${e.code}`) ? errorText(e.code) : "";
-      // the translated reason, with the server's exact words (which option, which range)
-      throw new Error(known ? `${known} (${e.message})` : e.message || `HTTP ${reply.status}`);
-    }
-    location.href = tableLink(data.room, false);
+    location.href = tableLink(await postRoom(body), false);
   } catch (err) {
-    error.textContent = t("lobby.create.failed", { message: err.message });
+    const field = fieldLabel(game, err.field);
+    error.textContent = t("lobby.create.failed", { message: field ? `${err.message} (${field})` : err.message });
     error.hidden = false;
   } finally {
     button.disabled = false;
@@ -250,16 +427,25 @@ function start() {
   const name = $("#player-name");
   name.value = localStorage.getItem(NAME_KEY) || "";
   name.addEventListener("input", () => localStorage.setItem(NAME_KEY, name.value.trim()));
-  $("#game").addEventListener("change", renderOptions);
+  $("#game").addEventListener("change", () => renderOptions(true));
+  $("#seats").addEventListener("change", () => renderSeatsAndBots(currentGame()));
   $("#create-form").addEventListener("submit", createRoom);
   $("#game-rules").addEventListener("click", () => {
-    const g = games.find((x) => x.name === $("#game").value);
+    const g = currentGame();
     if (g) showRules(g.name, g.title);
+  });
+  $("[data-testid=page-prev]").addEventListener("click", () => {
+    page = Math.max(0, page - 1);
+    renderRooms();
+  });
+  $("[data-testid=page-next]").addEventListener("click", () => {
+    page += 1;
+    renderRooms();
   });
   onLangChange(() => {
     renderRooms();
     renderGames();
-    relabelOptions();
+    renderOptions();
   });
   loadGames().catch((err) => {
     loadError = err.message;

@@ -2,7 +2,8 @@
 // module (js/games/<game>.js, or the raw fallback) to draw. The page owns what every
 // game shares: connection status, clocks, banners, the event log, rejection notices.
 
-import { errorText, lang, mountLangSwitch, onLangChange, t } from "./i18n.js";
+import { addStrings, errorText, has, lang, mountLangSwitch, onLangChange, t } from "./i18n.js";
+import tableStrings from "./i18n/table.js";
 import { RoomClient } from "./protocol.js";
 import { showRules } from "./rules.js";
 import { loadGame } from "./games/index.js";
@@ -12,6 +13,11 @@ const params = new URLSearchParams(location.search);
 const roomId = params.get("room");
 const watching = params.get("watch") === "1";
 const LOG_LIMIT = 60;
+const LOG_KEY = `rollhouse.log.${roomId}`;
+const LOG_ROOMS_KEY = "rollhouse.logs";
+const LOG_ROOMS_KEPT = 8;
+
+addStrings(tableStrings);
 
 let client = null;
 let game = null; // the game module
@@ -21,12 +27,54 @@ let status = { state: "connecting", retryIn: null };
 let fatal = null; // {key} (a page message) or {code, message} (from the server)
 let switchedToWatch = false;
 const ui = {}; // per-page UI state a game module may keep (e.g. an open chooser)
-const logEntries = []; // {key, params} so the log re-translates
+const logEntries = restoreLog(); // {key, params} so the log re-translates; kept per room
+
+/** A string param may itself be {key, params, fallback}: translated when shown. */
+function text(key, params = {}) {
+  const out = {};
+  for (const [k, v] of Object.entries(params || {})) {
+    out[k] = v && typeof v === "object" && "key" in v ? (has(v.key) ? text(v.key, v.params) : v.fallback ?? v.key) : v;
+  }
+  return t(key, out);
+}
+
+// The log survives a reload or a return from the lobby: it is kept in localStorage
+// for the last few rooms (the server's history API can replace this later).
+function restoreLog() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(LOG_KEY) || "[]");
+    return Array.isArray(saved) ? saved.slice(0, LOG_LIMIT) : [];
+  } catch (_) {
+    return [];
+  }
+}
+
+function saveLog() {
+  try {
+    localStorage.setItem(LOG_KEY, JSON.stringify(logEntries));
+    const rooms = JSON.parse(localStorage.getItem(LOG_ROOMS_KEY) || "[]").filter((r) => r !== roomId);
+    rooms.unshift(roomId);
+    for (const old of rooms.splice(LOG_ROOMS_KEPT)) localStorage.removeItem(`rollhouse.log.${old}`);
+    localStorage.setItem(LOG_ROOMS_KEY, JSON.stringify(rooms));
+  } catch (_) {
+    /* storage full or unavailable: the log lasts as long as the page */
+  }
+}
 
 function seatName(s) {
   const seats = client?.view?.room?.seats || [];
   const name = seats[s]?.name || presence?.seats?.[s]?.name;
+  const bot = /^bot (\d+)$/.exec(name || "");
+  if (bot) return t("common.bot_n", { n: bot[1] });
   return name || t("common.seat", { n: s + 1 });
+}
+
+/** Whether a seat's player is here (a socket open, or a hosted bot). */
+function seatConnected(s) {
+  const seat = client?.view?.room?.seats?.[s];
+  if (seat && typeof seat.connected === "boolean") return seat.connected;
+  if (seat?.bot) return true;
+  return presence ? !!presence.seats?.[s]?.connected : true;
 }
 
 function context() {
@@ -43,6 +91,8 @@ function context() {
     t,
     lang: lang(),
     seatName,
+    seatConnected,
+    seatTakeover: (s) => !!client?.view?.room?.seats?.[s]?.takeover,
     serverNow: () => client.serverNow(),
     rerender: render,
     send: (command) => sendCommand(command),
@@ -65,6 +115,7 @@ function showReject(code, message) {
   const box = $("[data-testid=reject-message]");
   box.dataset.code = code;
   box.textContent = t("table.rejected", { message: errorText(code, message) });
+  box.tabIndex = -1;
   box.hidden = false;
   clearTimeout(rejectTimer);
   rejectTimer = setTimeout(() => (box.hidden = true), 8000);
@@ -131,7 +182,110 @@ function renderWaiting() {
   const share = document.createElement("p");
   share.className = "muted";
   share.textContent = t("table.share");
+  share.append(" ", inviteButton());
   box.replaceChildren(p, list, share);
+}
+
+function inviteButton() {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "btn small";
+  button.dataset.testid = "copy-invite";
+  button.textContent = ui.copied ? t("table.invite_copied") : t("table.invite");
+  button.addEventListener("click", async () => {
+    const url = `${location.origin}/table.html?room=${encodeURIComponent(roomId)}`;
+    try {
+      await navigator.clipboard.writeText(url);
+    } catch (_) {
+      window.prompt(t("table.invite"), url); // no clipboard (plain http): let them copy it
+    }
+    ui.copied = true;
+    renderWaiting();
+    setTimeout(() => {
+      ui.copied = false;
+      renderWaiting();
+    }, 2500);
+  });
+  return button;
+}
+
+function link(href, cls, testid, label) {
+  const a = document.createElement("a");
+  a.href = href;
+  a.className = cls;
+  a.dataset.testid = testid;
+  a.textContent = label;
+  return a;
+}
+
+async function rematch(button) {
+  button.disabled = true;
+  const box = $("[data-testid=after-game]");
+  try {
+    const reply = await fetch(`/api/rooms/${encodeURIComponent(roomId)}/rematch`, { method: "POST" });
+    const data = await reply.json().catch(() => ({}));
+    if (reply.ok && data.room) {
+      location.href = `table.html?room=${encodeURIComponent(data.room)}`;
+      return;
+    }
+    ui.rematchError = data.error?.code ? errorText(data.error.code, data.error.message) : t("table.rematch_unavailable");
+  } catch (_) {
+    ui.rematchError = t("table.rematch_unavailable");
+  }
+  button.disabled = false;
+  renderAfterGame();
+  box.querySelector("[data-testid=new-game]")?.focus();
+}
+
+function renderAfterGame() {
+  const box = $("[data-testid=after-game]");
+  const room = client?.view?.room;
+  if (!room || room.status !== "finished") {
+    box.hidden = true;
+    return;
+  }
+  box.hidden = false;
+  const title = document.createElement("h2");
+  title.textContent = t("table.after.title");
+  const row = document.createElement("div");
+  row.className = "after-actions";
+  const next = room.rematch;
+  if (next) {
+    const label = client.role === "player" ? t("table.rematch_join") : t("table.rematch_watch");
+    const watch = client.role === "player" ? "" : "&watch=1";
+    row.append(link(`table.html?room=${encodeURIComponent(next)}${watch}`, "btn primary", "rematch-join", label));
+  } else if (client.role === "player") {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "btn primary";
+    button.dataset.testid = "rematch";
+    button.textContent = t("table.rematch");
+    button.addEventListener("click", () => rematch(button));
+    row.append(button);
+  }
+  row.append(link("/", "btn", "new-game", t("table.new_game")));
+  const parts = [title, row];
+  if (ui.rematchError && !next) {
+    const p = document.createElement("p");
+    p.className = "notice warn";
+    p.dataset.testid = "rematch-error";
+    p.textContent = ui.rematchError;
+    parts.push(p);
+  }
+  if (next) {
+    const p = document.createElement("p");
+    p.className = "muted";
+    p.textContent = t("table.rematch_ready");
+    parts.splice(1, 0, p);
+  }
+  box.replaceChildren(...parts);
+}
+
+let lastPrompt = "";
+function announcePrompt() {
+  const prompt = $("[data-testid=game-root] [data-testid=prompt]")?.textContent || "";
+  if (prompt && prompt !== lastPrompt) $("[data-testid=announce]").textContent = prompt;
+  lastPrompt = prompt;
 }
 
 function render() {
@@ -139,6 +293,7 @@ function render() {
   renderHeader();
   renderFatal();
   renderWaiting();
+  renderAfterGame();
   const root = $("[data-testid=game-root]");
   if (!client?.view || !game) return;
   root.setAttribute("aria-busy", "false");
@@ -147,6 +302,7 @@ function render() {
   const focused = document.activeElement?.dataset?.testid;
   game.render(root, context());
   if (focused) root.querySelector(`[data-testid="${CSS.escape(focused)}"]`)?.focus();
+  announcePrompt();
   tickClocks();
 }
 
@@ -156,40 +312,77 @@ function renderLog() {
     ...logEntries.map((e) => {
       const li = document.createElement("li");
       li.className = e.kind || "";
-      li.textContent = t(e.key, e.params);
+      li.textContent = text(e.key, e.params);
       return li;
     }),
   );
 }
 
-// Banners play one after another (a Rollie! in the last round, then Game over).
+// One banner at a time, and only current news: a newer patch replaces it (or clears
+// it), it sits above the board instead of over it, and it re-translates.
+const BANNER_RANK = { over: 3, rollie: 2, crash: 2, round: 1 };
 let bannerTimer = null;
-const bannerQueue = [];
+let banner = null;
 
-function showBanner(entry) {
-  if (bannerTimer) {
-    if (bannerQueue.length < 3) bannerQueue.push(entry);
+function drawBanner() {
+  const box = $("[data-testid=banner]");
+  if (!banner) {
+    box.hidden = true;
     return;
   }
-  const box = $("[data-testid=banner]");
-  box.className = `banner ${entry.kind || ""}`;
-  box.dataset.kind = entry.kind || "";
-  box.replaceChildren(
-    Object.assign(document.createElement("strong"), { textContent: t(entry.key, entry.params) }),
-  );
-  if (entry.also)
-    box.append(Object.assign(document.createElement("span"), { textContent: t(entry.also.key, entry.also.params) }));
+  box.className = `banner ${banner.kind || ""}`;
+  box.dataset.kind = banner.kind || "";
+  box.replaceChildren(Object.assign(document.createElement("strong"), { textContent: text(banner.key, banner.params) }));
+  if (banner.also)
+    box.append(Object.assign(document.createElement("span"), { textContent: text(banner.also.key, banner.also.params) }));
   box.hidden = false;
-  // restart the animation
-  box.style.animation = "none";
+}
+
+function showBanner(entry) {
+  clearTimeout(bannerTimer);
+  banner = entry;
+  drawBanner();
+  const box = $("[data-testid=banner]");
+  box.style.animation = "none"; // restart the animation
   void box.offsetWidth;
   box.style.animation = "";
-  const ms = entry.kind === "over" ? 5000 : bannerQueue.length ? 2000 : 3200;
-  bannerTimer = setTimeout(() => {
-    bannerTimer = null;
-    box.hidden = true;
-    if (bannerQueue.length) showBanner(bannerQueue.shift());
-  }, ms);
+  bannerTimer = setTimeout(clearBanner, entry.kind === "over" ? 6000 : 3000);
+}
+
+function clearBanner() {
+  clearTimeout(bannerTimer);
+  banner = null;
+  drawBanner();
+}
+
+/** The news of one patch: the most important banner among its lines. */
+function pickBanner(lines) {
+  let best = null;
+  for (const line of lines) {
+    if (line.banner && (!best || (BANNER_RANK[line.kind] || 0) > (BANNER_RANK[best.kind] || 0))) best = line;
+  }
+  return best;
+}
+
+/** Log lines the page itself adds: a clock that ran out, a bot playing for someone away. */
+function tableLines(previous, view, events) {
+  const first = events[0];
+  if (first === "timeout") {
+    const deadlines = previous?.room?.deadlines || {};
+    const seats = Object.keys(deadlines).sort((a, b) => deadlines[a] - deadlines[b]);
+    const seat = seats.length ? Number(seats[0]) : null;
+    if (seat !== null) {
+      ui.marks = { ...(ui.marks || {}), [seat]: { kind: "timeout", until: Date.now() + 8000 } };
+      return [{ key: "table.ev.timeout", params: { name: seatName(seat) }, kind: "timeout" }];
+    }
+    return [{ key: "table.ev.timeout_any", params: {}, kind: "timeout" }];
+  }
+  if (first === "takeover") {
+    const seats = (view.room?.seats || []).filter((s) => s.takeover).map((s) => s.seat);
+    if (seats.length) return seats.map((s) => ({ key: "table.ev.takeover", params: { name: seatName(s) }, kind: "takeover" }));
+    return [{ key: "table.ev.takeover_any", params: {}, kind: "takeover" }];
+  }
+  return [];
 }
 
 const early = []; // changes that arrived while the game module was loading
@@ -200,14 +393,15 @@ function onView(change) {
     return;
   }
   const { view, previous, events } = change;
-  if (previous && events.length && game.describe) {
-    const lines = game.describe(previous, view, events, context());
-    for (const line of lines) {
-      logEntries.unshift(line);
-      if (line.banner) showBanner(line);
-    }
+  if (previous && events.length) {
+    const lines = [...tableLines(previous, view, events), ...(game.describe ? game.describe(previous, view, events, context()) : [])];
+    for (const line of lines) logEntries.unshift(line);
+    const news = pickBanner(lines);
+    if (news) showBanner(news);
+    else if (banner && banner.kind !== "over") clearBanner();
     logEntries.length = Math.min(logEntries.length, LOG_LIMIT);
     renderLog();
+    saveLog();
   }
   if (ui.open && view.you && !view.you.legal?.length) ui.open = null;
   render();
@@ -229,7 +423,9 @@ async function start() {
   onLangChange(() => {
     render();
     renderLog();
+    drawBanner();
   });
+  renderLog();
   if (!roomId) {
     fatal = { key: "table.no_room" };
     status = { state: "closed" };

@@ -7,6 +7,7 @@ import { addStrings } from "../i18n.js";
 import strings from "../i18n/roll-builder.js";
 import { RESOURCES, edgeKey, effectGlyphs, hexMap, icon, metricValue, sprite } from "./roll-builder-hexmap.js";
 import { h } from "../dom.js";
+import { seatBadges, seatLabel } from "../seat-status.js";
 
 addStrings(strings);
 
@@ -669,14 +670,14 @@ function playersPanel(ctx) {
       "ul",
       { class: "rb-players" },
       g.players.map((p) => {
-        const online = ctx.presence ? ctx.presence.seats[p.seat]?.connected : true;
         const deadline = room.deadlines[String(p.seat)];
         const roomSeat = room.seats[p.seat] || {};
         return h(
           "li",
-          { class: `${p.seat === ctx.seat && ctx.role === "player" ? "mine" : ""}${p.done ? " done" : ""}`, testid: `seat-${p.seat}`, "data-done": String(p.done) },
-          h("span", { class: `dot ${online ? "on" : "off"}` }),
+          { class: `${p.seat === ctx.seat && ctx.role === "player" ? "mine" : ""}${p.done ? " done" : ""}`, testid: `seat-${p.seat}`, "aria-label": seatLabel(ctx, p.seat, roomSeat.bot), "data-done": String(p.done) },
+          seatBadges(ctx, p.seat)[0],
           h("strong", { class: "seat-name", text: ctx.seatName(p.seat) }),
+          seatBadges(ctx, p.seat).slice(1),
           roomSeat.bot ? h("span", { class: "tag bot", text: t("common.bot") }) : null,
           h("span", { class: "muted", text: p.city.name }),
           h("span", { class: "spacer" }),

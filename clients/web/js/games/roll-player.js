@@ -11,6 +11,7 @@ import { addStrings } from "../i18n.js";
 import STRINGS from "../i18n/roll-player.js";
 import CATALOG from "./roll-player-catalog.js";
 import { h } from "../dom.js";
+import { seatBadges, seatLabel } from "../seat-status.js";
 
 addStrings(STRINGS);
 
@@ -934,7 +935,6 @@ function sheet(ctx, p, seat) {
   const g = ctx.game;
   const room = ctx.room;
   const roomSeat = room.seats[seat] || {};
-  const online = ctx.presence ? ctx.presence.seats[seat]?.connected : true;
   const deadline = room.deadlines[String(seat)];
   const waiting = awaiting(g).includes(seat) && room.status === "playing";
   const klass = CLASSES[p.class];
@@ -946,13 +946,15 @@ function sheet(ctx, p, seat) {
     {
       class: `panel rp-sheet${seat === ctx.seat ? " mine" : ""}${waiting ? " awaiting" : ""}${won ? " winner" : ""}`,
       testid: `sheet-${seat}`,
+      "aria-label": seatLabel(ctx, seat, roomSeat.bot),
       style: klass ? `--class-colour: var(--die-${klass.colour})` : null,
     },
     h(
       "header",
       { class: "seat-head rp-sheet-head" },
-      h("span", { class: `dot ${online ? "on" : "off"}`, title: online ? "" : t("rp.offline") }),
+      seatBadges(ctx, seat)[0],
       h("strong", { class: "seat-name", testid: `seat-name-${seat}`, text: ctx.seatName(seat) }),
+      seatBadges(ctx, seat).slice(1),
       seat === ctx.seat ? h("span", { class: "tag you", text: t("common.you") }) : null,
       roomSeat.bot ? h("span", { class: "tag bot", text: t("common.bot") }) : null,
       g.start === seat && g.phase !== "over" ? h("span", { class: "tag rp-first", title: t("rp.start_player"), "aria-label": t("rp.start_player"), text: "⚑" }) : null,

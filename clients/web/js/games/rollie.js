@@ -2,6 +2,7 @@
 // and the final scoring table. See js/games/index.js for the module interface.
 
 import { h } from "../dom.js";
+import { seatBadges, seatLabel } from "../seat-status.js";
 
 // Bonus token amounts per colour, 1st place first (clients/web/rules/rollie.md; the engine's
 // TABLE.bonuses). Used only when the view does not carry them itself.
@@ -263,7 +264,6 @@ function seatCard(ctx, row) {
   const { game: g, room, t } = ctx;
   const s = row.seat;
   const roomSeat = room.seats[s] || {};
-  const online = ctx.presence ? ctx.presence.seats[s]?.connected : true;
   const deadline = room.deadlines[String(s)];
   const classes = ["panel", "seat-card"];
   if (s === ctx.seat) classes.push("mine");
@@ -287,6 +287,7 @@ function seatCard(ctx, row) {
     {
       class: classes.join(" "),
       testid: `seat-${s}`,
+      "aria-label": seatLabel(ctx, s, roomSeat.bot),
       "data-in-play": String(row.in_play),
       "data-decided": String(row.decided),
       style: crash && crash.seats.includes(s) ? effectStyle(crash) : null,
@@ -294,8 +295,9 @@ function seatCard(ctx, row) {
     h(
       "header",
       { class: "seat-head" },
-      h("span", { class: `dot ${online ? "on" : "off"}`, title: online ? "" : t("rollie.offline") }),
+      seatBadges(ctx, s)[0],
       h("strong", { class: "seat-name", testid: `seat-name-${s}`, text: ctx.seatName(s) }),
+      seatBadges(ctx, s).slice(1),
       s === ctx.seat ? h("span", { class: "tag you", text: t("common.you") }) : null,
       roomSeat.bot ? h("span", { class: "tag bot", text: t("common.bot") }) : null,
       g.first_player === s && g.phase !== "over"
