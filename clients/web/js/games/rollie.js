@@ -189,8 +189,10 @@ function diceArea(ctx) {
       );
   }
   const hint = legal.takes.length && ctx.role === "player" ? h("p", { class: "hint", text: t("rollie.take_hint") }) : null;
+  // the keyboard hint is for keyboards: not on touch screens
+  const touch = window.matchMedia?.("(hover: none)").matches;
   const keys =
-    ctx.role === "player" && (legal.roll || legal.secure)
+    ctx.role === "player" && (legal.roll || legal.secure) && !touch
       ? h("p", { class: "keys", testid: "key-hint", text: t("rollie.keys") })
       : null;
   return h(
