@@ -2,6 +2,8 @@
 // t(key, params) interpolates {name} placeholders; the language is chosen once from
 // localStorage, else navigator.language, and switched with setLang() (remembered).
 
+import errorStrings from "./i18n/errors.js";
+
 const STORAGE_KEY = "rollhouse.lang";
 export const LANGS = ["en", "pt-BR"];
 
@@ -113,6 +115,7 @@ const en = {
   "rollie.pile_label": "{count} bills of {value} left",
   "rollie.tokens": "Start tokens",
   "rollie.face_down": "{n} face down",
+  "rollie.face_down_one": "1 face down",
   "rollie.no_face_up": "none face up",
   "rollie.dice": "Dice",
   "rollie.not_rolled": "Not rolled yet",
@@ -167,7 +170,10 @@ const en = {
   "rollie.final.winner": "Winner",
   "rollie.final.wins": "{names} wins!",
   "rollie.final.win_shared": "{names} share the victory!",
-  "rollie.final.place": "{place}º {value}: +{amount}",
+  "rollie.final.place": "{place} {value}: +{amount}",
+  "rollie.ord.1": "1st",
+  "rollie.ord.2": "2nd",
+  "rollie.ord.3": "3rd",
   "rollie.final.none": "—",
 };
 
@@ -279,6 +285,7 @@ const pt = {
   "rollie.pile_label": "Restam {count} notas de {value}",
   "rollie.tokens": "Fichas de Início",
   "rollie.face_down": "{n} viradas para baixo",
+  "rollie.face_down_one": "1 virada para baixo",
   "rollie.no_face_up": "nenhuma aberta",
   "rollie.dice": "Dados",
   "rollie.not_rolled": "Ainda não rolados",
@@ -333,7 +340,10 @@ const pt = {
   "rollie.final.winner": "Vencedor",
   "rollie.final.wins": "{names} venceu!",
   "rollie.final.win_shared": "{names} dividem a vitória!",
-  "rollie.final.place": "{place}º {value}: +{amount}",
+  "rollie.final.place": "{place} {value}: +{amount}",
+  "rollie.ord.1": "1º",
+  "rollie.ord.2": "2º",
+  "rollie.ord.3": "3º",
   "rollie.final.none": "—",
 };
 
@@ -359,6 +369,7 @@ function detect() {
 }
 
 let current = detect();
+addStrings(errorStrings);
 const listeners = new Set();
 
 export function lang() {
@@ -394,7 +405,11 @@ export function t(key, params = {}) {
 /** A rejection or error code as a sentence in the current language (server text otherwise). */
 export function errorText(code, fallback) {
   const key = `err.${code}`;
-  return has(key) ? t(key) : fallback || code;
+  if (has(key)) return t(key);
+  // an unknown code: its family's sentence, else the server's words (English only)
+  const family = `err.${String(code).split("/")[0]}/rejected`;
+  if (has(family)) return t(family);
+  return current === "en" && fallback ? fallback : t("err.generic");
 }
 
 /** Fill every [data-i18n] (text), [data-i18n-aria] (aria-label), [data-i18n-placeholder]. */

@@ -364,7 +364,7 @@ async function postRoom(body) {
   const data = await reply.json().catch(() => ({}));
   if (!reply.ok) {
     const e = data.error || {};
-    const err = new Error(has(`err.${e.code}`) ? errorText(e.code) : e.message || `HTTP ${reply.status}`);
+    const err = new Error(e.code ? errorText(e.code, e.message) : `HTTP ${reply.status}`);
     // which field: the server names it in `field` (or, for some games, only in its message)
     err.field = e.field || /'(\w+)'/.exec(e.message || "")?.[1] || null;
     throw err;

@@ -4,6 +4,8 @@
 // sides, start roads and drawn roads, space icons, X marks, buildings and rings.
 // Legal edges and spaces (from you.legal) are drawn as clickable targets.
 
+import { tc } from "./roll-builder-text.js";
+
 const NS = "http://www.w3.org/2000/svg";
 const SQRT3 = Math.sqrt(3);
 export const HEX = 30; // side length in SVG units
@@ -251,7 +253,7 @@ export function hexMap(p, opts) {
       if (n !== null && n !== undefined && (g !== "ability"))
         marks.push(s("text", { class: `rb-icon-count${faded}`, x: cx + dx + 6, y: cy + 11, text: String(n) }));
     });
-    if (sp.name) marks.push(s("text", { class: "rb-space-name", x: cx, y: cy + 19, text: sp.name }));
+    if (sp.name) marks.push(s("text", { class: "rb-space-name", x: cx, y: cy + 19, text: tc(t, sp.name) }));
     if (sp.marked)
       marks.push(s("path", { class: "rb-x", d: `M${cx - 8} ${cy - 11}l16 16M${cx + 8} ${cy - 11}l-16 16` }));
     if (sp.building) {
@@ -308,7 +310,7 @@ export function hexMap(p, opts) {
       testid: `map-${p.seat}`,
       viewBox: `${x0.toFixed(1)} ${y0.toFixed(1)} ${w.toFixed(1)} ${hgt.toFixed(1)}`,
       role: "group",
-      "aria-label": t("rb.map.label", { city: p.city.name }),
+      "aria-label": t("rb.map.label", { city: tc(t, p.city.name) }),
     },
     s("defs", {}, s("clipPath", { id: clipId }, s("rect", { x: x0, y: y0, width: w, height: hgt, rx: 6 }))),
     s("rect", { class: "rb-paper", x: x0, y: y0, width: w, height: hgt, rx: 6 }),

@@ -5,9 +5,13 @@
 
 import { addStrings } from "../i18n.js";
 import strings from "../i18n/roll-builder.js";
+import content from "../i18n/roll-builder-content.js";
+import { cref, tc } from "./roll-builder-text.js";
 import { RESOURCES, edgeKey, effectGlyphs, hexMap, icon, metricValue, sprite } from "./roll-builder-hexmap.js";
 import { h } from "../dom.js";
 import { seatBadges, seatLabel } from "../seat-status.js";
+
+addStrings(content);
 
 addStrings(strings);
 
@@ -96,7 +100,7 @@ function glyphs(effect, t) {
 
 function spaceLabel(sp, t) {
   const parts = [t(`rb.terrain.${sp.terrain}`) + (sp.partial ? ` (${t("rb.partial")})` : "")];
-  if (sp.name) parts.push(sp.name);
+  if (sp.name) parts.push(tc(t, sp.name));
   if (sp.points) parts.push(t("rb.map.points", { n: sp.points }));
   if (sp.effect) parts.push(effectText(sp.effect, t));
   if (sp.building) parts.push(t("rb.map.building", { n: sp.building }));
@@ -359,7 +363,7 @@ function cityTabs(ctx, shown) {
         },
         h("strong", { text: ctx.seatName(p.seat) }),
         p.seat === ctx.seat && ctx.role === "player" ? h("span", { class: "tag you", text: t("common.you") }) : null,
-        h("span", { class: "muted", text: ` ${p.city.name} · ${t("rb.points_short", { n: p.score })}` }),
+        h("span", { class: "muted", text: ` ${tc(t, p.city.name)} · ${t("rb.points_short", { n: p.score })}` }),
         p.done && !g.over ? h("span", { class: "rb-check", "aria-label": t("rb.is_done"), text: " ✓" }) : null,
       ),
     ),
@@ -390,11 +394,11 @@ function mapPanel(ctx, p, legal) {
   });
   return h(
     "section",
-    { class: "panel rb-map-panel", testid: `city-${p.seat}`, "aria-label": t("rb.map.label", { city: p.city.name }) },
+    { class: "panel rb-map-panel", testid: `city-${p.seat}`, "aria-label": t("rb.map.label", { city: tc(t, p.city.name) }) },
     h(
       "header",
       { class: "rb-city-head" },
-      h("h2", { text: p.city.name }),
+      h("h2", { text: tc(t, p.city.name) }),
       h("span", { class: "muted", text: ctx.seatName(p.seat) }),
       h("span", { class: "spacer" }),
       h("span", { class: "rb-score", testid: `score-${p.seat}`, "data-score": String(p.score), text: t("rb.score", { n: p.score }) }),
@@ -427,7 +431,7 @@ function spaceChooser(ctx, p, legal) {
         "button",
         { type: "button", class: "btn small", testid: `choose-build-${c.building}`, title: effectText(b?.effect, t), onclick: () => act(ctx, c) },
         h("span", { class: `rb-bmark b${c.building}`, text: b?.letter || String(c.building) }),
-        ` ${c.building} ${b?.name || ""}`,
+        ` ${c.building} ${b ? tc(t, b.name) : ""}`,
       );
     }),
     h("button", {
@@ -482,8 +486,8 @@ function wonderPanel(ctx, p, legal) {
   const filled = boxes.filter((b) => b.filled).length;
   return h(
     "section",
-    { class: "panel rb-wonder-panel", testid: `wonder-${p.seat}`, "aria-label": p.wonder.name },
-    h("h2", {}, icon("wonder", 18), ` ${p.wonder.name} `, h("span", { class: "muted", text: t("rb.wonder.filled", { n: filled, total: boxes.length }) })),
+    { class: "panel rb-wonder-panel", testid: `wonder-${p.seat}`, "aria-label": tc(t, p.wonder.name) },
+    h("h2", {}, icon("wonder", 18), ` ${tc(t, p.wonder.name)} `, h("span", { class: "muted", text: t("rb.wonder.filled", { n: filled, total: boxes.length }) })),
     h(
       "div",
       { class: "rb-wonder", style: `width:${cols * U}px;height:${rows * U}px` },
@@ -514,7 +518,7 @@ function wonderPanel(ctx, p, legal) {
         );
       }),
     ),
-    h("p", { class: "rb-rule muted", text: p.wonder.rule }),
+    h("p", { class: "rb-rule muted", text: tc(t, p.wonder.rule) }),
     conditions.length
       ? h("p", { class: "rb-opens" }, h("span", { class: "rb-swatch grey" }), conditions.map((c) => conditionText(c, p, t)).join(" · "))
       : null,
@@ -542,7 +546,7 @@ function innovationsPanel(ctx, p, legal) {
         h(
           "article",
           { class: `rb-inv${inv.discovered ? " discovered" : ""}`, testid: `inv-${inv.id}`, "data-discovered": String(inv.discovered) },
-          h("header", {}, h("strong", { text: inv.name }), h("span", { class: "rb-inv-points", title: t("rb.fx.points", { n: inv.points }), text: String(inv.points) })),
+          h("header", {}, h("strong", { text: tc(t, inv.name) }), h("span", { class: "rb-inv-points", title: t("rb.fx.points", { n: inv.points }), text: String(inv.points) })),
           h(
             "div",
             { class: "rb-costs" },
@@ -582,7 +586,7 @@ function innovationsPanel(ctx, p, legal) {
                 ),
               )
             : null,
-          h("p", { class: "rb-inv-text", text: inv.text }),
+          h("p", { class: "rb-inv-text", text: tc(t, inv.text) }),
           inv.discovered ? h("span", { class: "pill secured", text: t("rb.discovered") }) : null,
         ),
       ),
@@ -633,7 +637,7 @@ function buildingsPanel(ctx, p) {
   const { t } = ctx;
   const count = new Map();
   for (const sp of p.map.spaces) if (sp.building) count.set(sp.building, (count.get(sp.building) || 0) + 1);
-  const abilities = [...p.specials.map((x) => ({ text: x })), ...p.abilities.map((a) => ({ text: abilityText(a, t), now: true }))];
+  const abilities = [...p.specials.map((x) => ({ text: tc(t, x) })), ...p.abilities.map((a) => ({ text: abilityText(a, t), now: true }))];
   return h(
     "section",
     { class: "panel rb-buildings-panel", "aria-label": t("rb.buildings") },
@@ -647,7 +651,7 @@ function buildingsPanel(ctx, p) {
           { title: effectText(b.effect, t) },
           h("span", { class: `rb-bmark b${b.n}`, text: b.letter }),
           h("b", { text: ` ${b.n} ` }),
-          h("span", { text: b.name }),
+          h("span", { text: tc(t, b.name) }),
           glyphs(b.effect, t),
           count.get(b.n) ? h("span", { class: "muted", text: ` ×${count.get(b.n)}` }) : null,
         ),
@@ -679,7 +683,7 @@ function playersPanel(ctx) {
           h("strong", { class: "seat-name", text: ctx.seatName(p.seat) }),
           seatBadges(ctx, p.seat).slice(1),
           roomSeat.bot ? h("span", { class: "tag bot", text: t("common.bot") }) : null,
-          h("span", { class: "muted", text: p.city.name }),
+          h("span", { class: "muted", text: tc(t, p.city.name) }),
           h("span", { class: "spacer" }),
           h(
             "span",
@@ -705,8 +709,8 @@ function eventPanel(ctx, p) {
     "section",
     { class: "panel rb-event-panel", testid: "rb-event", "aria-label": t("rb.event") },
     h("h2", { text: t("rb.event") }),
-    h("p", {}, h("strong", { text: ev.name }), h("span", { class: "rb-target", text: ` ${t("rb.target", { n: ev.target })}` })),
-    h("p", { class: "rb-inv-text", text: ev.text }),
+    h("p", {}, h("strong", { text: tc(t, ev.name) }), h("span", { class: "rb-target", text: ` ${t("rb.target", { n: ev.target })}` })),
+    h("p", { class: "rb-inv-text", text: tc(t, ev.text) }),
     solo
       ? h("p", { class: `rb-survive ${ahead ? "ahead" : "behind"}`, text: t(ahead ? "rb.event.ahead" : "rb.event.behind", { score: p.score, target: ev.target }) })
       : null,
@@ -731,7 +735,7 @@ function visionariesPanel(ctx) {
           "li",
           { class: who.length ? "reached" : "", testid: `visionary-${v.id}` },
           h("header", {}, h("strong", { text: v.name }), solo ? null : h("span", { class: `rb-corner${v.claimed ? " claimed" : ""}`, title: t("rb.corner"), text: String(v.corner) })),
-          h("p", { class: "rb-inv-text", text: v.text }),
+          h("p", { class: "rb-inv-text", text: tc(t, v.text) }),
           h("p", { class: "muted", text: conditionText(v.goal, p, t) }),
           who.length ? h("p", { class: "rb-reached", text: t("rb.reached_by", { names: names(ctx, who) }) }) : null,
         );
@@ -750,6 +754,9 @@ const LABELS = [
   [/^Favor track \((\d+)\)$/, "rb.item.favor"],
   [/^Strength track \((\d+)\)$/, "rb.item.strength"],
   [/^Wonder boxes$/, "rb.item.wonder"],
+  [/^Wonder box (\d+)$/, "rb.item.wonder_box"],
+  [/^Event, turn (\d+)$/, "rb.item.event_turn"],
+  [/^Map$/, "rb.item.map"],
 ];
 function itemLabel(label, t) {
   const end = label.match(/^(\d+) per (\d+) (\w+) \((\d+)\)$/);
@@ -758,7 +765,9 @@ function itemLabel(label, t) {
     const m = label.match(re);
     if (m) return t(key, { a: m[1], b: m[2] });
   }
-  return label;
+  const first = label.match(/^(.+) \(first\)$/);
+  if (first) return t("rb.item.first", { a: tc(t, first[1]) });
+  return tc(t, label);
 }
 
 function meter(score, target, t) {
@@ -777,7 +786,7 @@ function finalPanel(ctx) {
   const solo = g.players.length === 1 && g.event;
   const winners = solo ? (g.players[0].score > g.event.target ? [0] : []) : g.players.filter((p) => p.score === best).map((p) => p.seat);
   let headline;
-  if (solo) headline = winners.length ? t("rb.final.survived", { event: g.event.name, score: g.players[0].score, target: g.event.target }) : t("rb.final.fell", { event: g.event.name, score: g.players[0].score, target: g.event.target });
+  if (solo) headline = winners.length ? t("rb.final.survived", { event: tc(t, g.event.name), score: g.players[0].score, target: g.event.target }) : t("rb.final.fell", { event: tc(t, g.event.name), score: g.players[0].score, target: g.event.target });
   else if (g.players.length === 1) headline = t("rb.final.solo", { score: g.players[0].score });
   else headline = winners.length > 1 ? t("rb.final.win_shared", { names: names(ctx, winners) }) : t("rb.final.wins", { names: names(ctx, winners) });
   return h(
@@ -795,7 +804,7 @@ function finalPanel(ctx) {
         return h(
           "div",
           { class: `rb-final-card${winners.includes(p.seat) ? " winner" : ""}`, testid: `final-row-${p.seat}`, "data-total": String(p.score) },
-          h("header", {}, h("strong", { text: ctx.seatName(p.seat) }), h("span", { class: "muted", text: ` ${p.city.name}` })),
+          h("header", {}, h("strong", { text: ctx.seatName(p.seat) }), h("span", { class: "muted", text: ` ${tc(t, p.city.name)}` })),
           h(
             "table",
             { class: "scores rb-items" },
@@ -882,7 +891,7 @@ function describe(previousView, view, events, ctx) {
           for (const sp of p.map.spaces) {
             if (sp.building && !before.get(hexKey(sp.q, sp.r))) {
               const bd = p.buildings.find((x) => x.n === sp.building);
-              line("rb.ev.built", { name: ctx.seatName(p.seat), building: bd ? bd.name : String(sp.building) });
+              line("rb.ev.built", { name: ctx.seatName(p.seat), building: bd ? cref(bd.name) : String(sp.building) });
             }
           }
         }
@@ -897,7 +906,7 @@ function describe(previousView, view, events, ctx) {
         for (const p of b.players) {
           for (const inv of p.innovations) {
             const old = a.players[p.seat].innovations.find((x) => x.id === inv.id);
-            if (inv.discovered && old && !old.discovered) line("rb.ev.discovered", { name: ctx.seatName(p.seat), innovation: inv.name }, "round");
+            if (inv.discovered && old && !old.discovered) line("rb.ev.discovered", { name: ctx.seatName(p.seat), innovation: cref(inv.name) }, "round");
           }
         }
         break;
@@ -923,7 +932,7 @@ function describe(previousView, view, events, ctx) {
         const solo = b.players.length === 1 && b.event;
         if (solo) {
           const ok = b.players[0].score > b.event.target;
-          line(ok ? "rb.ev.survived" : "rb.ev.fell", { score: b.players[0].score, target: b.event.target, event: b.event.name }, "over", true);
+          line(ok ? "rb.ev.survived" : "rb.ev.fell", { score: b.players[0].score, target: b.event.target, event: cref(b.event.name) }, "over", true);
         } else line("rb.ev.over", {}, "over", true);
         break;
       }

@@ -44,6 +44,7 @@ const cap = (s) => (s ? s[0].toUpperCase() + s.slice(1) : s);
 // -- names (translated where the game has a Portuguese term) -----------------------------
 
 function tr(ctx, key, fallback) {
+  if (ctx.lazy) return { key, fallback }; // a log parameter, translated when shown
   const text = ctx.t(key);
   return text === key ? fallback : text;
 }
@@ -1115,6 +1116,8 @@ function describe(previousView, view, events, ctx) {
   const b = view.game;
   if (!a || !b || !a.players || !b.players) return [];
   const out = [];
+  // names in the log stay keys, so a line re-translates with the language
+  const lz = { ...ctx, lazy: true, t: (key, params) => ({ key, params, fallback: key }) };
   const line = (key, params = {}, kind = "info", banner = false) => out.push({ key, params, kind, banner });
   const name = (s) => ctx.seatName(s);
   const seen = new Set();
@@ -1123,10 +1126,10 @@ function describe(previousView, view, events, ctx) {
   for (const event of events) {
     switch (event) {
       case "sheet_chosen":
-        b.players.forEach((p, s) => p.race && !a.players[s].race && line("rp.ev.sheet", { name: name(s), race: raceName(ctx, p.race) }));
+        b.players.forEach((p, s) => p.race && !a.players[s].race && line("rp.ev.sheet", { name: name(s), race: raceName(lz, p.race) }));
         break;
       case "class_chosen":
-        if (once(event)) b.players.forEach((p, s) => p.class && !a.players[s].class && line("rp.ev.class", { name: name(s), klass: className(ctx, p.class) }));
+        if (once(event)) b.players.forEach((p, s) => p.class && !a.players[s].class && line("rp.ev.class", { name: name(s), klass: className(lz, p.class) }));
         break;
       case "cards_dealt":
         line("rp.ev.dealt");
@@ -1146,7 +1149,7 @@ function describe(previousView, view, events, ctx) {
           if (p.initiative && !a.players[s].initiative) {
             const r = p.rows.findIndex((row, i) => row.length > a.players[s].rows[i].length);
             const d = r >= 0 ? p.rows[r][p.rows[r].length - 1] : null;
-            line("rp.ev.drafted", { name: name(s), n: p.initiative, colour: d ? colourName(ctx, d.colour) : "", value: d ? d.value : "", attr: r >= 0 ? attrName(ctx, r) : "" });
+            line("rp.ev.drafted", { name: name(s), n: p.initiative, colour: d ? colourName(lz, d.colour) : "", value: d ? d.value : "", attr: r >= 0 ? attrName(lz, r) : "" });
           }
         });
         break;
@@ -1192,22 +1195,22 @@ function describe(previousView, view, events, ctx) {
         b.players.forEach((p, s) =>
           p.exhausted
             .filter((k) => !a.players[s].exhausted.includes(k))
-            .forEach((k) => line("rp.ev.skill", { name: name(s), skill: skillName(ctx, p, k) })),
+            .forEach((k) => line("rp.ev.skill", { name: name(s), skill: skillName(lz, p, k) })),
         );
         break;
       case "bought":
-        b.players.forEach((p, s) => p.cards.filter((c) => !a.players[s].cards.includes(c)).forEach((c) => line("rp.ev.bought", { name: name(s), card: cardName(ctx, c) })));
+        b.players.forEach((p, s) => p.cards.filter((c) => !a.players[s].cards.includes(c)).forEach((c) => line("rp.ev.bought", { name: name(s), card: cardName(lz, c) })));
         break;
       case "market_discarded": {
         const card = a.market.find((c) => !b.market.includes(c)) || "";
-        if (actor !== null && actor !== undefined) line("rp.ev.discarded", { name: name(actor), card: cardName(ctx, card), gold: b.players[actor].gold - a.players[actor].gold });
+        if (actor !== null && actor !== undefined) line("rp.ev.discarded", { name: name(actor), card: cardName(lz, card), gold: b.players[actor].gold - a.players[actor].gold });
         break;
       }
       case "weapon_dropped":
-        if (once(event)) b.players.forEach((p, s) => a.players[s].cards.filter((c) => !p.cards.includes(c)).forEach((c) => line("rp.ev.dropped", { name: name(s), card: cardName(ctx, c) })));
+        if (once(event)) b.players.forEach((p, s) => a.players[s].cards.filter((c) => !p.cards.includes(c)).forEach((c) => line("rp.ev.dropped", { name: name(s), card: cardName(lz, c) })));
         break;
       case "refreshed":
-        if (once(event)) b.players.forEach((p, s) => a.players[s].exhausted.filter((k) => !p.exhausted.includes(k)).forEach((k) => line("rp.ev.refreshed", { name: name(s), card: skillName(ctx, p, k) })));
+        if (once(event)) b.players.forEach((p, s) => a.players[s].exhausted.filter((k) => !p.exhausted.includes(k)).forEach((k) => line("rp.ev.refreshed", { name: name(s), card: skillName(lz, p, k) })));
         break;
       case "cleaned_up":
         line("rp.ev.cleanup", { name: name(b.start) }, "round");

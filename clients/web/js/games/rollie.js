@@ -255,7 +255,7 @@ function bank(ctx) {
             "span",
             { class: "face-down", testid: "face-down" },
             token("?", "down"),
-            h("span", { class: "muted", text: t("rollie.face_down", { n: g.face_down_tokens }) }),
+            h("span", { class: "muted", text: g.face_down_tokens === 1 ? t("rollie.face_down_one") : t("rollie.face_down", { n: g.face_down_tokens }) }),
           )
         : null,
     ),
@@ -399,7 +399,7 @@ function finalTable(ctx) {
                   ? row.bonuses.map((b) =>
                       h("span", {
                         class: `bonus ${vclass(b.value)}`,
-                        text: t("rollie.final.place", { place: b.place, value: fmt(b.value), amount: b.amount }),
+                        text: t("rollie.final.place", { place: t(`rollie.ord.${b.place}`), value: fmt(b.value), amount: b.amount }),
                       }),
                     )
                   : t("rollie.final.none"),

@@ -4,6 +4,10 @@
 
 export default {
   en: {
+    "rb.item.wonder_box": "Wonder box {a}",
+    "rb.item.event_turn": "Event, turn {a}",
+    "rb.item.map": "Map",
+    "rb.item.first": "{a} (first)",
     "rb.turn": "Turn {n} of {total}",
     "rb.turn_list": "Turn list",
     "rb.turn_bonus.idea": "Turn bonus: an idea",
@@ -194,6 +198,10 @@ export default {
     "err.roll_builder/not_enough": "You have none of that resource to spend.",
   },
   "pt-BR": {
+    "rb.item.wonder_box": "Caixa {a} da maravilha",
+    "rb.item.event_turn": "Evento, turno {a}",
+    "rb.item.map": "Mapa",
+    "rb.item.first": "{a} (primeiro)",
     "rb.turn": "Turno {n} de {total}",
     "rb.turn_list": "Lista de turnos",
     "rb.turn_bonus.idea": "Bônus do turno: uma ideia",
