@@ -92,6 +92,7 @@ async def play_solo_to_the_end(page: Any) -> list[str]:
     raise AssertionError("the game did not end within 1500 clicks")
 
 
+@pytest.mark.timeout(240)  # 150 clicks: slow on a shared 2-core machine
 async def test_a_solo_game_is_clicked_through_to_the_final_scoring(
     live_server: LiveServer, new_page: NewPage
 ) -> None:
@@ -112,7 +113,7 @@ async def test_a_solo_game_is_clicked_through_to_the_final_scoring(
 
     clicks = await play_solo_to_the_end(ana)
     assert {"die0", "die1", "road", "done"} <= set(clicks)
-    assert clicks.count("done") == 15
+    assert clicks.count("done") >= 15  # Done with an unused die asks twice
 
     # the score sheet matches the server's result, and says whether the city survived
     async with httpx.AsyncClient(base_url=live_server.url, timeout=10) as http:

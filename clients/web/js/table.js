@@ -96,6 +96,7 @@ function context() {
     serverNow: () => client.serverNow(),
     rerender: render,
     send: (command) => sendCommand(command),
+    explain: (message) => explain(message),
   };
 }
 
@@ -111,6 +112,17 @@ async function sendCommand(command) {
 }
 
 let rejectTimer = null;
+
+/** Why a click or key did nothing, shown where refusals show (and announced). */
+function explain(message) {
+  const box = $("[data-testid=reject-message]");
+  box.dataset.code = "explain";
+  box.textContent = message;
+  box.hidden = false;
+  clearTimeout(rejectTimer);
+  rejectTimer = setTimeout(() => (box.hidden = true), 6000);
+}
+
 function showReject(code, message) {
   const box = $("[data-testid=reject-message]");
   box.dataset.code = code;
@@ -298,10 +310,12 @@ function render() {
   if (!client?.view || !game) return;
   root.setAttribute("aria-busy", "false");
   root.dataset.game = client.game;
-  // keep keyboard focus across the redraw
   const focused = document.activeElement?.dataset?.testid;
   game.render(root, context());
-  if (focused) root.querySelector(`[data-testid="${CSS.escape(focused)}"]`)?.focus();
+  // keep keyboard focus across the redraw, unless the game moves it (ui.focus)
+  const target = ui.focus || focused;
+  ui.focus = null;
+  if (target) root.querySelector(`[data-testid="${CSS.escape(target)}"]`)?.focus();
   announcePrompt();
   tickClocks();
 }

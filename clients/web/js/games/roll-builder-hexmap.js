@@ -209,6 +209,7 @@ export function hexMap(p, opts) {
 
   const tiles = [];
   const marks = [];
+  const bySpace = new Map(spaces.map((sp) => [hexKey(sp.q, sp.r), sp]));
   for (const sp of spaces) {
     const [cx, cy] = center(sp.q, sp.r);
     const key = hexKey(sp.q, sp.r);
@@ -233,7 +234,7 @@ export function hexMap(p, opts) {
           role: legal ? "button" : null,
           tabindex: legal ? 0 : null,
           "aria-label": legal ? title : null,
-          onclick: legal ? () => opts.onSpace(sp) : null,
+          onclick: legal ? () => opts.onSpace(sp) : opts.onOther ? () => opts.onOther(sp) : null,
           onkeydown: legal ? (ev) => (ev.key === "Enter" || ev.key === " ") && (ev.preventDefault(), opts.onSpace(sp)) : null,
         },
         s("title", { text: title }),
@@ -283,7 +284,9 @@ export function hexMap(p, opts) {
       sides.push(s("line", { class: `rb-road${starts.has(key) ? " start" : ""} ${kind}`, testid: `road-${e.join("-")}`, x1: ax, y1: ay, x2: bx, y2: by }));
     const command = opts.legalEdges?.get(key);
     if (command) {
-      const label = t("rb.map.road_here", { kind: t(`rb.edge.${kind}`) });
+      // each side names the two spaces it runs between, so no two read the same
+      const end = (q, r) => (opts.short ? opts.short(bySpace.get(hexKey(q, r)) || { q, r }) : `${q},${r}`);
+      const label = t("rb.map.road_between", { kind: t(`rb.edge.${kind}`), a: end(e[0], e[1]), b: end(e[2], e[3]) });
       legalLines.push(
         s(
           "g",

@@ -98,6 +98,24 @@ function glyphs(effect, t) {
   );
 }
 
+/** A space by its place on the sheet: "row 3, column 5 (land)". */
+function spaceShort(sp, p, t) {
+  const rows = p.map.spaces.map((x) => x.r);
+  const row = sp.r - Math.min(...rows);
+  const cols = p.map.spaces.map((x) => x.q + (x.r - (x.r & 1)) / 2);
+  const col = sp.q + (sp.r - (sp.r & 1)) / 2 - Math.min(...cols);
+  const terrain = sp.terrain ? t(`rb.terrain.${sp.terrain}`) : "";
+  return t("rb.map.space_at", { row: row + 1, col: col + 1, terrain });
+}
+
+/** Why a click on a space that is not highlighted does nothing. */
+function whyNotHere(sp, legal, t) {
+  if (legal.builds.size) return sp.building ? t("rb.why.built") : t("rb.why.build");
+  if (legal.edges.size) return t("rb.why.roads");
+  if (legal.dice[0].length || legal.dice[1].length) return t("rb.why.dice");
+  return t("rb.why.nothing");
+}
+
 function spaceLabel(sp, t) {
   const parts = [t(`rb.terrain.${sp.terrain}`) + (sp.partial ? ` (${t("rb.partial")})` : "")];
   if (sp.name) parts.push(tc(t, sp.name));
@@ -332,7 +350,16 @@ function thisTurn(ctx, p, legal) {
           disabled: !!ctx.ui.busy,
           title: t("rb.done_hint"),
           text: t("rb.done"),
-          onclick: () => act(ctx, legal.done),
+          onclick: () => {
+            // Done with a die still unused: say so once; a second press ends the turn
+            const unused = [0, 1].filter((i) => legal.dice[i].length);
+            if (unused.length && ctx.ui.rbDoneWarned !== ctx.game.turn) {
+              ctx.ui.rbDoneWarned = ctx.game.turn;
+              ctx.explain(unused.length === 2 ? t("rb.why.done_both") : t("rb.why.done_one", { n: unused[0] + 1 }));
+              return;
+            }
+            act(ctx, legal.done);
+          },
         })
       : null,
   );
@@ -389,8 +416,10 @@ function mapPanel(ctx, p, legal) {
     legalSpaces: clickable,
     selected: ctx.ui.rbSpace,
     label: (sp) => spaceLabel(sp, t),
+    short: (sp) => spaceShort(sp, p, t),
     onEdge: (c) => !ctx.ui.busy && act(ctx, c),
     onSpace,
+    onOther: legal.any ? (sp) => ctx.explain(whyNotHere(sp, legal, t)) : null,
   });
   return h(
     "section",

@@ -149,12 +149,13 @@ function setUi(ctx, patch) {
   ctx.rerender();
 }
 
-function button(ctx, text, { cls = "", testid = null, title = null, onclick, disabled = false, kind = "rp-send" } = {}) {
+function button(ctx, text, { cls = "", testid = null, title = null, label = null, onclick, disabled = false, kind = "rp-send" } = {}) {
   return h("button", {
     type: "button",
     class: `btn small ${kind} ${cls}`,
     testid,
     title,
+    "aria-label": label,
     disabled: disabled || !!ctx.ui.busy,
     onclick,
     text,
@@ -410,12 +411,18 @@ function market(ctx) {
       if (c.charisma) label += ` + ${t("rp.charisma_n", { n: c.charisma })}`;
       if (c.drop.length) label += ` · ${t("rp.dropping", { cards: c.drop.map((n) => cardName(ctx, n)).join(", ") })}`;
       controls.push(
-        button(ctx, label, { cls: "primary", testid: `buy-${i}${c.charisma ? `-c${c.charisma}` : ""}${c.drop.length ? `-d${c.drop.join("+")}` : ""}`, onclick: () => act(ctx, c) }),
+        button(ctx, label, { cls: "primary", label: t("rp.buy_label", { card: cardName(ctx, name), what: label }), testid: `buy-${i}${c.charisma ? `-c${c.charisma}` : ""}${c.drop.length ? `-d${c.drop.join("+")}` : ""}`, onclick: () => act(ctx, c) }),
       );
     }
     if (disc) {
       const amount = Math.min(g.supply, RULES.market_discard_gold + (CLASSES[p?.class]?.ability.kind === "discard_gold" ? CLASSES[p.class].ability.gold : 0));
-      controls.push(button(ctx, t("rp.discard_for", { gold: amount }), { testid: `discard-${i}`, onclick: () => act(ctx, disc) }));
+      controls.push(button(ctx, t("rp.discard_for", { gold: amount }), { testid: `discard-${i}`, label: t("rp.discard_label", { card: cardName(ctx, name), gold: amount }), onclick: () => act(ctx, disc) }));
+    }
+    if (!mine.length && (disc || end) && p) {
+      // my market turn, and this card cannot be bought: say why instead of hiding it
+      const cost = price(p, CARDS[name]);
+      const why = p.bought ? t("rp.why.bought") : cost > p.gold + (p.credit || 0) + (p.charisma || 0) ? t("rp.why.gold", { gold: cost, have: p.gold }) : t("rp.why.cannot_buy");
+      controls.unshift(h("p", { class: "rp-why", testid: `why-${i}` }, why));
     }
     return cardFace(ctx, name, { children: controls.length ? [h("div", { class: "rp-card-actions" }, controls)] : [] });
   });

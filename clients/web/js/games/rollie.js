@@ -123,6 +123,8 @@ function diceArea(ctx) {
         onclick: () => {
           if (isR) {
             ctx.ui.open = "chooser";
+            const first = legal.takes[0];
+            ctx.ui.focus = first === undefined ? null : `choose-${first}`;
             ctx.rerender();
           } else act(ctx, { type: "take", value: face });
         },
@@ -155,10 +157,7 @@ function diceArea(ctx) {
             class: "btn ghost small",
             testid: "choose-cancel",
             text: t("rollie.choose_cancel"),
-            onclick: () => {
-              ctx.ui.open = null;
-              ctx.rerender();
-            },
+            onclick: () => closeChooser(ctx),
           }),
         )
       : null;
@@ -424,14 +423,27 @@ function onKey(ev) {
   if (ev.target.closest && ev.target.closest("input, select, textarea, dialog")) return;
   const legal = legalOf(ctx);
   const key = ev.key.toLowerCase();
-  if (key === "r" && legal.roll) act(ctx, { type: "roll" });
+  if (key === "escape" && ctx.ui.open === "chooser") closeChooser(ctx);
+  else if (key === "r" && legal.roll) act(ctx, { type: "roll" });
   else if (key === "s" && legal.secure) act(ctx, { type: "secure" });
   else if (/^[1-9]$/.test(key)) {
     const value = ctx.game.values[Number(key) - 1];
     if (value !== undefined && legal.takes.includes(value)) act(ctx, { type: "take", value });
+    else if (value !== undefined && legal.takes.length) ctx.explain(t_(ctx, "rollie.why.not_on_dice", { value: fmt(value) }));
+    else if (value !== undefined && ctx.game.phase === "deciding" && ctx.you) ctx.explain(t_(ctx, "rollie.why.cannot_take"));
     else return;
   } else return;
   ev.preventDefault();
+}
+
+const t_ = (ctx, key, params) => ctx.t(key, params);
+
+/** Close the R chooser and give the focus back to the R die. */
+function closeChooser(ctx) {
+  ctx.ui.open = null;
+  const r = (ctx.game.dice || []).indexOf("R");
+  ctx.ui.focus = r >= 0 ? `die-${r}` : null;
+  ctx.rerender();
 }
 
 function render(root, ctx) {
