@@ -1,11 +1,12 @@
-"""Write docs/screenshots/{lobby,table,final}.png from a live server and real browsers.
+"""Write docs/screenshots/{lobby,table,final}.png and the phone-sized *-phone.png.
 
     .venv/bin/python -m tests.browser.make_screenshots [--lang pt-BR]
 
 Starts the app in this process (in-memory store), fills a few rooms, plays a Rollie
 table with two browser players and two hosted bots until it is mid-game (round 2 or
 later, Ana deciding with a Bet), then photographs the lobby, Ana's table and a
-finished game's scores.
+finished game's scores; then, at 390x844 with touch, the lobby, that table, a Roll
+Player and a Roll Builder table against a bot, and a finished game.
 """
 
 from __future__ import annotations
@@ -24,8 +25,16 @@ from tests.support.server import LiveServer, serve
 OUT = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 
-async def page_for(browser: Any, name: str | None, lang: str) -> Any:
-    context = await browser.new_context(viewport=VIEWPORT, device_scale_factor=1)
+PHONE = {"width": 390, "height": 844}
+
+
+async def page_for(browser: Any, name: str | None, lang: str, phone: bool = False) -> Any:
+    if phone:
+        context = await browser.new_context(
+            viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True
+        )
+    else:
+        context = await browser.new_context(viewport=VIEWPORT, device_scale_factor=1)
     script = f"localStorage.setItem('rollhouse.lang', {lang!r});"
     if name:
         script += f"localStorage.setItem('rollhouse.name', {name!r});"
@@ -111,6 +120,7 @@ async def main(lang: str) -> None:
 
         lobby = await page_for(browser, "Ana", lang)
         await lobby.goto(server.url + "/")
+        await lobby.get_by_test_id("filter-all").click()
         await lobby.get_by_test_id(f"room-{room}").wait_for()
         await lobby.screenshot(path=str(OUT / "lobby.png"))
 
@@ -118,8 +128,39 @@ async def main(lang: str) -> None:
         await final.goto(table_url(server.url, done, watch=True))
         await final.get_by_test_id("final-scores").wait_for()
         await final.screenshot(path=str(OUT / "final.png"))
+        await phone_shots(browser, server, lang, room, done)
         await browser.close()
-    print(f"wrote {OUT}/lobby.png, table.png, final.png")
+    print(f"wrote {OUT}/lobby.png, table.png, final.png and *-phone.png")
+
+
+async def phone_shots(browser: Any, server: LiveServer, lang: str, room: str, done: str) -> None:
+    """The same pages on a phone, and a Roll Player and a Roll Builder turn."""
+    lobby = await page_for(browser, "Ana", lang, phone=True)
+    await lobby.goto(server.url + "/")
+    await lobby.get_by_test_id("play-bot-rollie").wait_for()
+    await lobby.wait_for_timeout(300)
+    await lobby.screenshot(path=str(OUT / "lobby-phone.png"))
+    watch = await page_for(browser, None, lang, phone=True)
+    await watch.goto(table_url(server.url, room, watch=True))
+    await watch.wait_for_selector("[data-testid=game-root][aria-busy=false]")
+    await watch.wait_for_selector("[data-testid=banner]", state="hidden", timeout=10000)
+    await watch.screenshot(path=str(OUT / "table-phone.png"))
+    await watch.goto(table_url(server.url, done, watch=True))
+    await watch.get_by_test_id("final-scores").wait_for()
+    await watch.screenshot(path=str(OUT / "final-phone.png"))
+    for game in ("roll-player", "roll-builder"):
+        made = await server.create_room(game, 2, room={"clock": 0, "bots": 1, "bot_delay": 0.2})
+        ana = await page_for(browser, "Ana", lang, phone=True)
+        await ana.goto(table_url(server.url, made["room"]))
+        await ana.wait_for_function(
+            "window.rollhouse && rollhouse.view && rollhouse.view.you"
+            " && rollhouse.view.you.legal.length > 0",
+            timeout=20000,
+        )
+        await ana.wait_for_timeout(400)
+        if game == "roll-builder":
+            await ana.evaluate("document.querySelector('.rb-dice-panel').scrollIntoView()")
+        await ana.screenshot(path=str(OUT / f"{game}-phone.png"))
 
 
 if __name__ == "__main__":

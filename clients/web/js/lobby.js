@@ -17,7 +17,8 @@ const FILTER_KEY = "rollhouse.lobby.filter";
 const PAGE_SIZE = 8;
 const FILTERS = ["open", "playing", "finished", "all"];
 const IN_FILTER = {
-  open: (r) => r.status === "waiting",
+  // open: rooms waiting for players, and your own tables still going
+  open: (r) => r.status === "waiting" || (r.status === "playing" && !!savedToken(r.room)),
   playing: (r) => r.status === "playing",
   finished: (r) => r.status === "finished",
   all: () => true,
