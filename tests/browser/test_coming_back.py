@@ -2,7 +2,8 @@
 playing for an absent player are told in the log and on the seat.
 
 Timeouts and takeovers need the server to tag their patches ("timeout" / "takeover"
-first in ``events``); until it does, those two tests skip and say so.
+first in ``events``, docs/protocol.md section 11); a server without it makes those two
+tests skip and say so.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from tests.browser.conftest import NewPage
 from tests.browser.helpers import FINAL, table_url
 from tests.support.server import LiveServer
 
-pytestmark = [pytest.mark.browser, pytest.mark.timeout(120)]
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(150)]
 
 
 async def room_info(server: LiveServer, room: str) -> dict[str, Any]:
@@ -170,18 +170,18 @@ async def test_a_rematch_seats_the_same_players_in_a_new_room(
     ana, bruno = await new_page("Ana"), await new_page("Bruno")
     for page in (ana, bruno):
         await page.goto(table_url(live_server.url, room))
-    await ana.wait_for_selector(FINAL, timeout=40000)
-    await bruno.wait_for_selector(FINAL, timeout=10000)
+    await ana.wait_for_selector(FINAL, timeout=60000)
+    await bruno.wait_for_selector(FINAL, timeout=20000)
     await ana.get_by_test_id("rematch").click()
     if await ana.get_by_test_id("rematch-error").count() or not await _rematch_supported(
         live_server, room
     ):
         pytest.skip("the server has no POST /api/rooms/{id}/rematch yet")
-    await ana.wait_for_url("**/table.html?room=*")
+    await ana.wait_for_url(lambda url: f"room={room}" not in url)
     new_room = ana.url.split("room=")[1]
     assert new_room != room
     join = bruno.get_by_test_id("rematch-join")
-    await join.wait_for(timeout=10000)
+    await join.wait_for(timeout=20000)
     await join.click()
     await bruno.wait_for_url(f"**/table.html?room={new_room}")
     await bruno.wait_for_function(

@@ -74,6 +74,7 @@ function seatConnected(s) {
   const seat = client?.view?.room?.seats?.[s];
   if (seat && typeof seat.connected === "boolean") return seat.connected;
   if (seat?.bot) return true;
+  if (seat?.away === true) return false; // the room's log says so (rooms with takeover_after)
   return presence ? !!presence.seats?.[s]?.connected : true;
 }
 
