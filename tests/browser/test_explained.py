@@ -110,7 +110,12 @@ async def test_roll_builder_explains_clicks_that_do_nothing(
     live_server: LiveServer, new_page: NewPage
 ) -> None:
     """A space not highlighted says why; Done with unused dice asks again; sides differ."""
-    room = (await live_server.create_room("roll-builder", 1, room={"clock": 0}))["room"]
+    # no event: Exodus would give bonus roads on turn 1, and another explanation
+    room = (
+        await live_server.create_room(
+            "roll-builder", 1, options={"event": "none"}, room={"clock": 0}
+        )
+    )["room"]
     page = await new_page("Ana")
     await page.goto(table_url(live_server.url, room))
     await page.get_by_test_id("done-button").wait_for()
