@@ -9,6 +9,8 @@ Names and proper nouns that both languages share are listed on purpose in ALLOWE
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from tests.browser.conftest import NewPage
@@ -134,3 +136,26 @@ async def test_every_screen_of_a_game_shows_no_english(
     await page.evaluate("window.__checkEnglish('final')")
     found = await english_on(page)
     assert found == {}, "\n".join(sorted(found))
+
+
+@pytest.mark.parametrize("lang", ["en", "pt-BR"])
+async def test_the_replay_timeline_names_cards_and_dice_in_words(
+    live_server: LiveServer, new_page: NewPage, lang: str
+) -> None:
+    """Log lines keep names as keys; the replay's timeline still reads them as words."""
+    room = (
+        await live_server.create_room(
+            "roll-player", 2, room={"clock": 5, "bots": 2, "bot_delay": 0}
+        )
+    )["room"]
+    for _ in range(500):
+        if live_server.services.rooms.live[room].model.is_over:
+            break
+        await asyncio.sleep(0.02)
+    page = await new_page("Ana", lang=lang)
+    await page.goto(f"{live_server.url}/replay.html?room={room}")
+    timeline = page.get_by_test_id("replay-timeline")
+    await timeline.locator("li").nth(20).wait_for()
+    text = await timeline.inner_text()
+    assert "[object Object]" not in text
+    assert ("Initiative" if lang == "en" else "Iniciativa") in text

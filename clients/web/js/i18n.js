@@ -401,9 +401,17 @@ export function has(key) {
   return key in DICTIONARIES[current] || key in en;
 }
 
+/** The string `key` in the current language, `{name}` filled from params. A param may
+ * itself be `{key, params, fallback}` (a game's log keeps names that way, so a line
+ * re-translates when the language changes): it is translated too. */
 export function t(key, params = {}) {
   const text = DICTIONARIES[current][key] ?? en[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (m, name) => (name in params ? String(params[name]) : m));
+  return text.replace(/\{(\w+)\}/g, (m, name) => (params && name in params ? param(params[name]) : m));
+}
+
+function param(value) {
+  if (value && typeof value === "object" && "key" in value) return has(value.key) ? t(value.key, value.params) : String(value.fallback ?? value.key);
+  return String(value);
 }
 
 /** A rejection or error code as a sentence in the current language (server text otherwise). */

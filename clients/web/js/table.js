@@ -2,7 +2,7 @@
 // module (js/games/<game>.js, or the raw fallback) to draw. The page owns what every
 // game shares: connection status, clocks, banners, the event log, rejection notices.
 
-import { addStrings, errorText, has, lang, mountLangSwitch, onLangChange, t } from "./i18n.js";
+import { addStrings, errorText, lang, mountLangSwitch, onLangChange, t } from "./i18n.js";
 import tableStrings from "./i18n/table.js";
 import { RoomClient } from "./protocol.js";
 import { showRules } from "./rules.js";
@@ -29,14 +29,8 @@ let switchedToWatch = false;
 const ui = {}; // per-page UI state a game module may keep (e.g. an open chooser)
 const logEntries = restoreLog(); // {key, params} so the log re-translates; kept per room
 
-/** A string param may itself be {key, params, fallback}: translated when shown. */
-function text(key, params = {}) {
-  const out = {};
-  for (const [k, v] of Object.entries(params || {})) {
-    out[k] = v && typeof v === "object" && "key" in v ? (has(v.key) ? text(v.key, v.params) : v.fallback ?? v.key) : v;
-  }
-  return t(key, out);
-}
+/** A log line's text: t() translates names kept as {key, params, fallback} too. */
+const text = (key, params) => t(key, params);
 
 // The log survives a reload or a return from the lobby: it is kept in localStorage
 // for the last few rooms (the server's history API can replace this later).
