@@ -76,7 +76,9 @@ def coded_response(exc: CodedError) -> JSONResponse:
     if isinstance(exc, StoreError):
         return error_response(codes.UNAVAILABLE, str(exc), 503)
     default = 503 if isinstance(exc, RoomRefusal) else 400
-    field = exc.details.get("field")
+    field = exc.details.get("field") or exc.details.get("option") or exc.details.get("class_mode")
+    if field is not None and not isinstance(field, str):
+        field = None
     return error_response(exc.code, exc.message, http_status(exc.code, default), field)
 
 

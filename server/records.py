@@ -225,6 +225,8 @@ class RoomModel:
     taken_over: frozenset[int] = frozenset()
     """Seats a bot plays for their absent player."""
     rematch: str | None = None
+    last_move: tuple[int, str | None] | None = None
+    """The seat that made the last move, and why the room made it (``timeout``...)."""
     seed: int = attrs.field(default=0, repr=False)
     """Secret until the game is over (with ``salt``); ``commit`` is public."""
     salt: str = attrs.field(default="", repr=False)
@@ -301,6 +303,7 @@ def evolve(model: RoomModel, seq: int, record: Record) -> RoomModel:
             state = model.game.evolve(model.state, model.game.events.load(record.event))
             model = attrs.evolve(model, state=state, seq=seq)
             if record.seat is not None:
+                model = attrs.evolve(model, last_move=(record.seat, record.by))
                 model = _track_clocks(model, record.at, record.seat)
             return model
         case Seated():

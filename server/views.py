@@ -41,6 +41,9 @@ def room_part(model: RoomModel) -> dict[str, Any]:
             for s in range(model.seats)
         ],
         "rematch": model.rematch,
+        "last_move": None
+        if model.last_move is None
+        else {"seat": model.last_move[0], "by": model.last_move[1]},
     }
 
 

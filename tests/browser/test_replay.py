@@ -94,3 +94,28 @@ async def test_the_replay_speaks_portuguese_and_follows_a_live_room(
     assert await page.evaluate("window.rollhouseReplay.index") == 0  # it stays where the user is
     await live.click()
     await page.wait_for_url("**/table.html?room=*&watch=1")
+
+
+async def test_the_lobby_and_the_final_screen_lead_to_the_replay(
+    live_server: LiveServer, new_page: NewPage
+) -> None:
+    """A finished room has "Watch the replay" in the lobby; its final screen says the dice
+    verified and links to the replay."""
+    room = await finished_room(live_server, "rollie", 2, {"rounds": 1})
+    page = await new_page("Ana")
+    await page.goto(f"{live_server.url}/table.html?room={room}&watch=1")
+    badge = page.locator("[data-testid=dice-verified]")
+    await badge.wait_for(state="visible")
+    assert await badge.get_attribute("data-ok") == "true"
+    assert "Dice verified" in await badge.inner_text()
+    await page.locator("[data-testid=watch-replay]").click()
+    await page.wait_for_url(f"**/replay.html?room={room}")
+    await page.wait_for_function("window.rollhouseReplay && window.rollhouseReplay.count > 2")
+    await page.goto(f"{live_server.url}/?filter=finished")
+    link = page.locator(f"[data-testid=replay-{room}]")
+    if not await link.count():  # the lobby's filters: show the finished rooms
+        finished = page.locator("[data-testid=filter-finished]")
+        if await finished.count():
+            await finished.click()
+    await link.wait_for(state="visible")
+    assert await link.get_attribute("href") == f"replay.html?room={room}"

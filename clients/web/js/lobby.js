@@ -2,6 +2,7 @@
 // choices, and the room list (refreshed every few seconds) with filters and pages.
 
 import { addStrings, errorText, has, mountLangSwitch, onLangChange, t } from "./i18n.js";
+import replayStrings from "./i18n/replay.js";
 import lobbyStrings from "./i18n/lobby.js";
 import contentStrings from "./i18n/roll-builder-content.js";
 import { BOT_DELAY, CLOCKS, TAKEOVERS, defaults, emblem, optionChoices, quickRoom } from "./lobby-games.js";
@@ -9,6 +10,7 @@ import { savedToken } from "./protocol.js";
 import { showRules } from "./rules.js";
 
 addStrings(lobbyStrings);
+addStrings(replayStrings);
 addStrings(contentStrings);
 
 const REFRESH_MS = 3000;
@@ -125,6 +127,16 @@ function roomActions(r) {
       text: t("lobby.watch"),
     }),
   );
+  if (r.status === "finished")
+    actions.append(
+      el("a", {
+        class: "btn small",
+        href: `replay.html?room=${encodeURIComponent(r.room)}`,
+        "aria-label": `${t("replay.watch")} · ${r.room}`,
+        "data-testid": `replay-${r.room}`,
+        text: t("replay.watch"),
+      }),
+    );
   return actions;
 }
 

@@ -3,6 +3,7 @@
 // game shares: connection status, clocks, banners, the event log, rejection notices.
 
 import { addStrings, errorText, lang, mountLangSwitch, onLangChange, t } from "./i18n.js";
+import { showVerified } from "./verified.js";
 import tableStrings from "./i18n/table.js";
 import { RoomClient } from "./protocol.js";
 import { showRules } from "./rules.js";
@@ -244,6 +245,8 @@ async function rematch(button) {
   box.querySelector("[data-testid=new-game]")?.focus();
 }
 
+let verifiedBox = null; // "dice verified" on the final screen (js/verified.js)
+
 function renderAfterGame() {
   const box = $("[data-testid=after-game]");
   const room = client?.view?.room;
@@ -271,7 +274,15 @@ function renderAfterGame() {
     row.append(button);
   }
   row.append(link("/", "btn", "new-game", t("table.new_game")));
-  const parts = [title, row];
+  row.append(link(`replay.html?room=${encodeURIComponent(roomId)}`, "btn", "watch-replay", t("replay.watch")));
+  if (!verifiedBox) {  // checked once, when the game is over
+    verifiedBox = document.createElement("p");
+    verifiedBox.className = "notice";
+    verifiedBox.dataset.testid = "dice-verified";
+    verifiedBox.hidden = true;
+    showVerified(verifiedBox, roomId);
+  }
+  const parts = [title, row, verifiedBox];
   if (ui.rematchError && !next) {
     const p = document.createElement("p");
     p.className = "notice warn";
