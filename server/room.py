@@ -22,6 +22,7 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from protocol import errors as codes
 from protocol.messages import Hello, Welcome
 from server.config import Settings
 from server.core import RoomCore
@@ -138,7 +139,7 @@ class Room:
     async def request(self, make: Callable[[int, float], Input]) -> None:
         """Run an operation (``make(op, now)``) and wait until the core says it is over."""
         if self.broken:
-            raise RoomRefusal("room/unavailable", "this room must be reloaded; try again")
+            raise RoomRefusal(codes.UNAVAILABLE, "this room must be reloaded; try again")
         op = next(self._op_ids)
         future: asyncio.Future[Finished] = asyncio.get_running_loop().create_future()
         self.ops[op] = future
@@ -192,7 +193,7 @@ class Room:
                     await self._feed(inp)
             except Exception:  # a bug: stop serving from memory rather than guess
                 log.exception("room %s failed", self.room_id)
-                self._broken("room/unavailable", "the room failed; reconnect")
+                self._broken(codes.UNAVAILABLE, "the room failed; reconnect")
             if future is not None and not future.done():
                 future.set_result(None)
             if isinstance(inp, Leave):
