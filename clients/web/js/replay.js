@@ -5,11 +5,13 @@
 
 import { addStrings, mountLangSwitch, onLangChange, t, translatePage } from "./i18n.js";
 import strings from "./i18n/replay.js";
+import tableStrings from "./i18n/table.js";
 import { applyPatch } from "./protocol.js";
 import { loadGame } from "./games/index.js";
 import { showVerified } from "./verified.js";
 
 addStrings(strings);
+addStrings(tableStrings); // seat and bot names as the table says them
 
 const $ = (sel) => document.querySelector(sel);
 const roomId = new URLSearchParams(location.search).get("room");
@@ -23,7 +25,10 @@ let timer = null;
 let info = null;
 
 function seatName(view, s) {
-  return view?.room?.seats?.[s]?.name || t("common.seat", { n: s + 1 });
+  const name = view?.room?.seats?.[s]?.name;
+  const bot = /^bot (\d+)$/.exec(name || ""); // hosted bots are named "bot N" by the server
+  if (bot) return t("common.bot_n", { n: bot[1] });
+  return name || t("common.seat", { n: s + 1 });
 }
 
 function context(view) {
@@ -43,7 +48,7 @@ function describe(previous, entry, view) {
     if (lines.length) return lines.map((l) => ({ key: l.key, params: l.params }));
   }
   const key = `replay.step.${entry.kind}`;
-  const name = entry.player || (entry.seat != null ? seatName(view, entry.seat) : entry.name);
+  const name = entry.seat != null ? seatName(view, entry.seat) : entry.player || entry.name;
   return [{ key, params: { name } }];
 }
 
