@@ -211,6 +211,7 @@ async function start() {
     live.href = `/table.html?room=${encodeURIComponent(roomId)}&watch=1`;
     const box = $("[data-testid=replay-verified]");
     box.hidden = false;
+    box.dataset.i18n = "replay.secret_until_end"; // re-translated on a language switch
     box.textContent = t("replay.secret_until_end");
     setTimeout(follow, POLL_MS);
   }
