@@ -127,8 +127,8 @@ class Metrics:
         )
         self.forwarded = Counter(
             "rollhouse_forwarded_total",
-            "Messages relayed between nodes, by direction (out: to an owner; in: from a relay) "
-            "and kind (hello, cmd, resync, leave).",
+            "Messages this node received as a room's owner from the node holding the client's "
+            "socket, by direction (in) and kind (hello, cmd, resync, leave, call).",
         )
         self.forward_latency = Histogram(
             "rollhouse_forward_seconds",

@@ -109,9 +109,7 @@ class Leases:
         return Claimed(int(reply[1]), reply[2].decode())
 
     async def renew(self, rooms: list[str]) -> dict[str, bool]:
-        """Renew every lease in one pipeline; which are still ours."""
-        if not rooms:
-            return {}
+        """Renew every lease in one pipeline, with the heartbeat; which are still ours."""
         pipe = self.client.pipeline(transaction=False)
         for room in rooms:
             await self._renew(
@@ -123,13 +121,6 @@ class Leases:
         except RedisError as exc:
             raise StoreUnavailable(f"redis unavailable: {exc}") from exc
         return {room: int(r) == 1 for room, r in zip(rooms, replies, strict=False)}
-
-    async def beat(self) -> None:
-        """Say this node is alive (for the relays of connections to its rooms)."""
-        try:
-            await self.client.set(self.alive_key(self.node), b"1", px=self.px)
-        except RedisError as exc:
-            raise StoreUnavailable(f"redis unavailable: {exc}") from exc
 
     async def release(self, room: str) -> bool:
         """Hand ``room`` over: delete our lease so the next claimer needs not wait."""
