@@ -67,6 +67,7 @@ class Streams:
         self.handle = handle
         self._queue: list[tuple[str, Message]] = []
         self._wake = asyncio.Event()
+        self._sending = asyncio.Lock()  # one pipeline at a time keeps each inbox in order
         self._tasks: list[asyncio.Task[None]] = []
         self.last_id: Any = b"$"
 
@@ -94,6 +95,10 @@ class Streams:
 
     async def flush(self) -> None:
         """Send what is queued (retried while Redis does not answer, bounded)."""
+        async with self._sending:
+            await self._flush()
+
+    async def _flush(self) -> None:
         for _attempt in range(50):
             if not self._queue:
                 return
