@@ -37,10 +37,18 @@ if cur then last = '' end
 return {1, epoch, last}
 """
 
-# KEYS: lease. ARGV: node, px. -> 1 renewed, 0 not ours (any more)
+# KEYS: lease, fence. ARGV: node, px, the epoch the node writes with. -> 1 renewed, 0 lost.
+# A lease that lapsed while nobody claimed the room (the epoch is still ours: every
+# claim moves it) is taken again: a node cut off from Redis keeps its rooms if nobody
+# else could have taken them.
 RENEW = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then
+local cur = redis.call('GET', KEYS[1])
+if cur == ARGV[1] then
   redis.call('PEXPIRE', KEYS[1], ARGV[2])
+  return 1
+end
+if not cur and tonumber(redis.call('GET', KEYS[2]) or '0') == tonumber(ARGV[3]) then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
   return 1
 end
 return 0
@@ -108,13 +116,13 @@ class Leases:
             raise RoomElsewhere(room, reply[1].decode())
         return Claimed(int(reply[1]), reply[2].decode())
 
-    async def renew(self, rooms: list[str]) -> dict[str, bool]:
-        """Renew every lease in one pipeline, with the heartbeat; which are still ours."""
+    async def renew(self, rooms: dict[str, int]) -> dict[str, bool]:
+        """Renew the lease of every room (by the epoch we write it with) in one pipeline,
+        with the heartbeat; which are still ours."""
         pipe = self.client.pipeline(transaction=False)
-        for room in rooms:
-            await self._renew(
-                keys=[self.key(room, "lease")], args=[self.node, self.px], client=pipe
-            )
+        for room, epoch in rooms.items():
+            keys = [self.key(room, "lease"), self.key(room, "fence")]
+            await self._renew(keys=keys, args=[self.node, self.px, epoch], client=pipe)
         pipe.set(self.alive_key(self.node), b"1", px=self.px)
         try:
             replies = await pipe.execute()

@@ -2,10 +2,12 @@
 rooms run elsewhere, takes over rooms whose owner died, and drains on shutdown.
 
 Every ``lease / 3`` seconds (:meth:`Node.tick`): renew every lease held (one
-pipeline, with the node's heartbeat); a room whose lease is no longer ours is closed
-at once (``room/moved``); if the last successful renewal was sent more than a lease
-ago (the process was paused, or cut off from Redis), every room is given up before
-anything else is tried. Then: publish changed room summaries to the index, claim
+pipeline, with the node's heartbeat); a room whose lease another node has claimed
+since (its fence epoch moved) is closed at once (``room/moved``). A lease that lapsed
+while nobody claimed the room (the process was paused, or cut off from Redis) is taken
+again by the same script, so a node that loses Redis for a while keeps the rooms
+nobody else could take (and their in-memory state, such as seats whose hello has not
+been confirmed). Until a renewal succeeds again the node is not ready. Then: publish changed room summaries to the index, claim
 time-driven rooms that nobody holds (a failover), move the local connections of
 relayed rooms whose owner changed, and drop the peers of relay nodes that died.
 """
@@ -279,12 +281,9 @@ class Node:
         assert self.rooms is not None
         rooms = self.rooms
         sent = time.monotonic()
-        if sent - self.last_renewed > self.lease:  # paused or cut off: the leases are gone
-            for room_id in list(rooms.live):
-                self.metrics.leases.inc(event="lost")
-                log.warning("node %s: lease of room %s lapsed; closing it", self.id, room_id)
-                await rooms.lose(room_id, codes.MOVED, MOVED_MESSAGE)
-        owned = list(rooms.live)
+        if sent - self.last_renewed > self.lease:
+            log.warning("node %s: no lease renewed for %.1f s", self.id, sent - self.last_renewed)
+        owned = {r: room.fence or 0 for r, room in rooms.live.items() if not room.broken}
         renewed = await self.leases.renew(owned)
         self.last_renewed = sent
         for room_id, ok in renewed.items():

@@ -34,13 +34,17 @@ async def test_a_lapsed_holder_cannot_write(redis_url: str) -> None:
         assert claimed.epoch == epoch_a + 1 and claimed.previous == "a"
         with pytest.raises(StoreFenced):
             await store.append("r-1", [{"k": "y"}], 1, fence=epoch_a)
-        assert await a.renew(["r-1"]) == {"r-1": False}
+        assert await a.renew({"r-1": epoch_a}) == {"r-1": False}
         with pytest.raises(StoreFenced):
             await a.refence("r-1")
         assert not await a.release("r-1")
         assert await store.append("r-1", [{"k": "z"}], 1, fence=claimed.epoch) == 2
         assert await b.release("r-1")
         assert (await a.take("r-1")).previous == ""  # handed over: not a failover
+        epoch = (await a.take("r-1")).epoch
+        await asyncio.sleep(0.3)  # lapsed, and nobody claimed it since: a renewal takes it again
+        assert await a.renew({"r-1": epoch}) == {"r-1": True}
+        assert await a.renew({"r-1": epoch - 1}) == {"r-1": True}  # ours: a live lease renews
     finally:
         await store.close()
         await client.aclose()
