@@ -295,6 +295,8 @@ class Node:
             await rooms.lose(room_id, codes.MOVED, MOVED_MESSAGE)
         for room_id, room in list(rooms.live.items()):
             if room.broken:
+                if room.fenced:  # another node claimed it: its appends were refused
+                    self.metrics.leases.inc(event="lost")
                 await rooms.unload(room_id)
                 await rooms.release(room_id)
         await self.publish(list(rooms.live.values()))
