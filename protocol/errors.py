@@ -90,6 +90,7 @@ SLOW_CONSUMER = "room/slow_consumer"
 REPLACED = "room/replaced"
 ORIGIN_FORBIDDEN = "room/origin_forbidden"
 UNAVAILABLE = "room/unavailable"
+MOVED = "room/moved"
 UNKNOWN_GAME = "room/unknown_game"
 BAD_OPTIONS = "room/bad_options"
 TOO_MANY_ROOMS = "room/too_many_rooms"
@@ -151,6 +152,14 @@ CATALOGUE: tuple[Code, ...] = (
         "the event store or the room failed; nothing changed unless acknowledged; retry later",
         True,
         _ER,
+        503,
+    ),
+    Code(
+        MOVED,
+        "the room moved to another node (drain, failover, fencing); reconnect (to any node) "
+        "and resume with last_seq; not an error to show",
+        True,
+        _E,
         503,
     ),
     Code(

@@ -4,11 +4,16 @@ HTTP (JSON):
 
 | method | path              | what                                                      |
 |--------|-------------------|-----------------------------------------------------------|
-| GET    | /api/health       | ``{"ok": true, "store": ..., "rooms_live": n}``           |
+| GET    | /api/health       | ``{"ok": true, "store": ..., "rooms_live": n, "node"?}``  |
+|        | (and /ready)      | readiness: 503 unless the store answers (in a cluster:    |
+|        |                   | and the node's leases are renewed and it is not draining) |
+| GET    | /api/health/live  | liveness (names the node)                                 |
 | GET    | /api/games        | every game: name, title, seats, default options, policies |
 | POST   | /api/rooms        | create: ``{game, seats, options?, room?}`` -> room info   |
-| GET    | /api/rooms        | every room, newest first, with status and counts          |
-| GET    | /api/rooms/{id}   | one room's info                                           |
+| GET    | /api/rooms        | every room, newest first, with status and counts (in a    |
+|        |                   | cluster: from the Redis index, ``?cursor=&limit=``, with  |
+|        |                   | ``next``, the cursor of the next page or null)            |
+| GET    | /api/rooms/{id}   | one room's info (in a cluster: ``node``, its owner)       |
 | POST   | /api/rooms/{id}/rematch | the same game, seats, options and settings again, in  |
 |        |                   | a new room made once (201 with its info; the old room's   |
 |        |                   | view then shows ``room.rematch``)                         |
@@ -49,15 +54,18 @@ from protocol import errors as codes
 from protocol.errors import ProtocolError, http_status
 from protocol.plain import check_plain
 from server import history_api
+from server.cluster.node import Node
 from server.config import Settings
 from server.connection import websocket_endpoint
 from server.errors import RoomRefusal
 from server.limits import client_address
 from server.logs import quiet_denials
 from server.metrics import Metrics
+from server.ownership import RoomElsewhere
 from server.rooms import Rooms
 from server.services import Services
 from server.store import EventStore, StoreError, open_store
+from server.store.url import is_redis
 
 log = logging.getLogger("rollhouse.app")
 WEB_ROOT = Path(str(files("clients") / "web"))
@@ -94,17 +102,25 @@ async def health(request: Request) -> Response:
         "store": services.settings.store_url.split("://")[0],
         "rooms_live": len(services.rooms.live),
     }
+    cluster = services.cluster
+    if cluster is not None:
+        body.update(node=cluster.id, draining=cluster.draining)
     try:
         await asyncio.wait_for(services.store.last_seq("health-check"), HEALTH_TIMEOUT)
     except (TimeoutError, StoreError) as exc:
         body.update(ok=False, error={"code": codes.UNAVAILABLE, "message": f"store: {exc!r}"})
         return JSONResponse(body, status_code=503)
+    if cluster is not None and not cluster.ready():
+        why = "draining" if cluster.draining else "the node's leases are not being renewed"
+        body.update(ok=False, error={"code": codes.UNAVAILABLE, "message": why})
+        return JSONResponse(body, status_code=503)
     return JSONResponse(body)
 
 
-async def live(_: Request) -> Response:
-    """Liveness: the process serves requests (whatever the store does)."""
-    return JSONResponse({"ok": True})
+async def live(request: Request) -> Response:
+    """Liveness: the process serves requests (whatever the store does); names the node."""
+    services: Services = request.app.state.services
+    return JSONResponse({"ok": True, "node": services.settings.node})
 
 
 async def list_games(_: Request) -> Response:
@@ -155,7 +171,19 @@ async def create_room(request: Request) -> Response:
         return coded_response(exc)
     if key is not None:
         services.remember_creation(key, summary["room"])
+    if services.cluster is not None:
+        summary = await _published(services, summary)
     return JSONResponse(summary, status_code=201)
+
+
+async def _published(services: Services, summary: dict[str, Any]) -> dict[str, Any]:
+    """A new room's summary with its node, written to the cluster's index (best effort)."""
+    assert services.cluster is not None
+    room = services.rooms.live.get(summary["room"])
+    if room is not None:
+        with contextlib.suppress(StoreError):
+            await services.cluster.publish([room])
+    return {**summary, "node": services.cluster.id}
 
 
 async def _replay_creation(services: Services, room_id: str) -> Response:
@@ -192,28 +220,76 @@ def _room_parts(body: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
 async def rematch(request: Request) -> Response:
     """``POST /api/rooms/{id}/rematch``: the same table again, in a new room (made once)."""
     services: Services = request.app.state.services
+    room_id = request.path_params["room_id"]
     try:
-        summary = await services.rooms.rematch(request.path_params["room_id"])
+        try:
+            summary = await services.rooms.rematch(room_id)
+        except RoomElsewhere as exc:  # a cluster: the room's owner makes it
+            assert services.cluster is not None
+            return JSONResponse(await services.cluster.call(exc.owner, "rematch", room_id), 201)
     except CodedError as exc:
         return coded_response(exc)
+    if services.cluster is not None:
+        summary = await _published(services, summary)
     return JSONResponse(summary, status_code=201)
 
 
 async def list_rooms(request: Request) -> Response:
     services: Services = request.app.state.services
+    if services.cluster is not None:
+        return await _list_index(request, services.cluster)
     try:
         return JSONResponse({"rooms": await services.rooms.list()})
     except CodedError as exc:
         return coded_response(exc)
 
 
+async def _list_index(request: Request, cluster: Node) -> Response:
+    """A cluster's room list: one page of the Redis index, newest first."""
+    try:
+        cursor = max(0, int(request.query_params.get("cursor", 0)))
+        limit = int(request.query_params.get("limit", 100))
+    except ValueError:
+        return error_response(codes.BAD_JSON, "cursor and limit must be integers", 400)
+    try:
+        rooms, cursor_next = await cluster.index.page(cursor, limit)
+    except CodedError as exc:
+        return coded_response(exc)
+    return JSONResponse({"rooms": rooms, "next": cursor_next})
+
+
 async def room_info(request: Request) -> Response:
     services: Services = request.app.state.services
+    room_id = request.path_params["room_id"]
     try:
-        room = await services.rooms.get(request.path_params["room_id"])
+        if services.cluster is not None:
+            return JSONResponse(await _cluster_info(services, services.cluster, room_id))
+        room = await services.rooms.get(room_id)
     except CodedError as exc:
         return coded_response(exc)
     return JSONResponse(room.summary())
+
+
+async def _cluster_info(services: Services, cluster: Node, room_id: str) -> dict[str, Any]:
+    """A room's info in a cluster: live here, else from the index, with its owner node."""
+    room = services.rooms.live.get(room_id)
+    if room is not None and not room.broken:
+        return {**room.summary(), "node": cluster.id}
+    summary = await cluster.index.get(room_id)
+    if summary is None:  # not indexed yet: run it here, or learn who runs it
+        try:
+            return {**(await services.rooms.get(room_id)).summary(), "node": cluster.id}
+        except RoomElsewhere:
+            summary = {"room": room_id}
+    summary["node"] = await cluster.owner_of(room_id)
+    return summary
+
+
+async def drain(app: Starlette) -> None:
+    """Before the server closes its sockets (SIGTERM): hand this node's rooms over."""
+    services: Services | None = getattr(app.state, "services", None)
+    if services is not None and services.cluster is not None:
+        await services.cluster.drain()
 
 
 async def metrics(request: Request) -> Response:
@@ -230,19 +306,26 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         the_store = store or open_store(settings.store_url)
         metrics_ = Metrics()
-        rooms = Rooms(the_store, settings, metrics_)
-        services = Services(settings, the_store, metrics_, rooms)
+        cluster = Node(settings, the_store, metrics_) if is_redis(settings.store_url) else None
+        rooms = Rooms(the_store, settings, metrics_, fencer=cluster)
+        services = Services(settings, the_store, metrics_, rooms, cluster=cluster)
         metrics_.connections.fn = lambda: float(len(services.connections))
         metrics_.spectators.fn = lambda: float(
             sum(1 for c in services.connections if c.role == "spectator")
         )
         app.state.services = services
+        if cluster is not None:
+            await cluster.start(rooms)
         await rooms.start()
         log.info("serving with store %s", settings.store_url)
         try:
             yield
         finally:
+            if cluster is not None:
+                await cluster.drain()
             await rooms.close()
+            if cluster is not None:
+                await cluster.close()
             if store is None:
                 await the_store.close()
 

@@ -9,6 +9,13 @@
 | idle unload after | --idle-unload | ROLLHOUSE_IDLE_UNLOAD | 300 s                        |
 | messages/s per ws | --rate        | ROLLHOUSE_RATE        | 30 (bursts of twice that)    |
 | trusted proxies   | --trust-proxy | ROLLHOUSE_TRUST_PROXY | none                         |
+| node id (cluster) | --node-id     | ROLLHOUSE_NODE_ID     | {hostname}-{port}            |
+| advertised URL    | --advertise-url | ROLLHOUSE_ADVERTISE_URL | http://{host}:{port}     |
+| room lease        | --lease       | ROLLHOUSE_LEASE       | 3 s                          |
+
+With a ``redis://`` store every node is part of one cluster (docs/cluster.md): a
+room is run by the node holding its lease; a node that dies loses its rooms to the
+others within ``lease_seconds``.
 
 Every other setting of :class:`Settings` is read from ``ROLLHOUSE_<NAME>`` (e.g.
 ``ROLLHOUSE_MAX_ROOMS=2000``, ``ROLLHOUSE_HELLO_TIMEOUT_SECONDS=5``).
@@ -25,6 +32,7 @@ other limits are documented in :mod:`server.limits`.
 from __future__ import annotations
 
 import os
+import socket
 from urllib.parse import urlsplit
 
 import attrs
@@ -67,6 +75,22 @@ class Settings:
     retry_cap_seconds: float = 5.0
     """Backoff of room writes retried after a store failure: doubling from base to cap."""
 
+    node_id: str = ""
+    """This node's name in the cluster (empty: ``{hostname}-{port}``)."""
+    advertise_url: str = ""
+    """How other nodes and operators reach this node (empty: ``http://{host}:{port}``)."""
+    lease_seconds: float = 3.0
+    """A room's lease: renewed every third of it; an owner silent this long loses its rooms."""
+
+    @property
+    def node(self) -> str:
+        """The node id in effect."""
+        return self.node_id or f"{socket.gethostname()}-{self.port}"
+
+    @property
+    def advertised(self) -> str:
+        return self.advertise_url or f"http://{self.host}:{self.port}"
+
     @classmethod
     def from_env(cls, **overrides: object) -> Settings:
         env = os.environ
@@ -85,6 +109,8 @@ class Settings:
             values["trusted_proxies"] = parse_origins(env["ROLLHOUSE_TRUST_PROXY"])
         if "ROLLHOUSE_RATE" in env:
             values["rate_per_second"] = float(env["ROLLHOUSE_RATE"])
+        if "ROLLHOUSE_LEASE" in env:
+            values["lease_seconds"] = float(env["ROLLHOUSE_LEASE"])
         for field in attrs.fields(cls):  # every other setting: ROLLHOUSE_<NAME>
             name = f"ROLLHOUSE_{field.name.upper()}"
             if name in env and field.name not in values:

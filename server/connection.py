@@ -27,6 +27,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from protocol import errors as codes
 from protocol.codec import SUBPROTOCOLS, Codec, ProtocolError, codec_for
 from protocol.messages import Command, Error, Hello, Ping, Pong, Reject, Resync, ServerMessage
+from server.cluster.relay import RemoteRoom
 from server.config import origin_allowed
 from server.core_io import PeerId
 from server.errors import RoomRefusal
@@ -54,7 +55,8 @@ class Connection:
         self.seat: int | None = None
         self.role: str | None = None
         """``player`` or ``spectator`` once welcomed."""
-        self.room: Room | None = None
+        self.room: Room | RemoteRoom | None = None
+        """The room joined: run here, or (in a cluster) run by another node."""
         self.pid: PeerId | None = None
         self.gone = False
         """The socket is closed (the room may still be finishing this peer's hello)."""
@@ -198,8 +200,11 @@ class Connection:
                 codes.BAD_SEAT_TOKEN, "a spectator holds no seat token; join as a player"
             )
             return
+        cluster = self.services.cluster
         try:
-            room = await self.services.rooms.get(hello.room)
+            room: Room | RemoteRoom = await (
+                cluster.open(hello.room) if cluster else self.services.rooms.get(hello.room)
+            )
         except RoomRefusal as exc:
             self.close_with(exc.code, exc.message)
             return

@@ -112,7 +112,33 @@ class Metrics:
             "rollhouse_fanout_seconds",
             "Time to fold a durable write into the room and build and queue its patches.",
         )
+        self.fencing_refusals = Counter(
+            "rollhouse_fencing_refusals_total",
+            "Appends or settles refused because another owner moved the room's fence epoch.",
+        )
+        self.leases = Counter(
+            "rollhouse_leases_total",
+            "Room leases by event: taken, renewed, lost (expired or taken by another node), "
+            "released (handed over on drain).",
+        )
+        self.failovers = Counter(
+            "rollhouse_failovers_total",
+            "Rooms this node took over from a node whose lease lapsed (it did not hand them over).",
+        )
+        self.forwarded = Counter(
+            "rollhouse_forwarded_total",
+            "Messages this node received as a room's owner from the node holding the client's "
+            "socket, by direction (in) and kind (hello, cmd, resync, leave, call).",
+        )
+        self.forward_latency = Histogram(
+            "rollhouse_forward_seconds",
+            "Cross-node delay of a forwarded command: from the relay node's XADD to the owner "
+            "reading it (wall clocks of two nodes).",
+        )
         self.rooms = Gauge("rollhouse_rooms_live", "Rooms loaded in memory.")
+        self.rooms_owned = Gauge(
+            "rollhouse_rooms_owned", "Rooms whose lease this node holds (cluster mode)."
+        )
         self.connections = Gauge("rollhouse_connections", "Open websocket connections.")
         self.spectators = Gauge("rollhouse_spectators", "Open spectator connections.")
 
@@ -121,5 +147,7 @@ class Metrics:
             self.rooms, self.connections, self.spectators, self.commands, self.rejections,
             self.protocol_errors, self.dropped, self.refused, self.retries, self.append_failures,
             self.rooms_loaded_at_start, self.append_latency, self.fanout_latency,
+            self.rooms_owned, self.leases, self.failovers, self.fencing_refusals, self.forwarded,
+            self.forward_latency,
         ]  # fmt: skip
         return "\n".join(line for s in series for line in s.lines()) + "\n"

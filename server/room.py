@@ -19,7 +19,7 @@ import itertools
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from protocol import errors as codes
@@ -90,8 +90,10 @@ class Room:
         metrics: Metrics,
         fence: int | None = None,
         clock: Callable[[], float] = time.time,
+        refence: Callable[[str], Awaitable[int]] | None = None,
     ) -> None:
         self.core = core
+        self.refence = refence or store.fence
         self.store = store
         self.settings = settings
         self.metrics = metrics
@@ -104,6 +106,8 @@ class Room:
         self.timers: dict[str, asyncio.TimerHandle] = {}
         self.ops: dict[int, asyncio.Future[Finished]] = {}
         self.broken = False
+        self.fenced = False
+        """Another node fenced this room off: it must not be served from here."""
         self.driven: bool | None = None
         self.last_active = time.monotonic()
         self._op_ids = itertools.count(1)
@@ -213,6 +217,8 @@ class Room:
             outputs = self.core.handle(outcome)
             if isinstance(outcome, WriteDone | TailRead):  # folding, diffing, queueing patches
                 self.metrics.fanout_latency.observe(time.perf_counter() - started)
+        if self.fenced and not self.broken:
+            self._broken(codes.MOVED, "this room is run by another node now; reconnect")
         await self._mark_driven()
 
     async def _do(self, out: Output) -> Input | None:
@@ -266,7 +272,11 @@ class Room:
         plain = [to_plain(r) for r in out.records]
         try:
             await self.store.append(self.room_id, plain, out.expected, fence=self.fence)
-        except (StoreConflict, StoreFenced) as exc:
+        except StoreFenced as exc:
+            self.fenced = True
+            self.metrics.fencing_refusals.inc()
+            return WriteFailed(True, str(exc), self.clock(), conflict=True)
+        except StoreConflict as exc:
             return WriteFailed(True, str(exc), self.clock(), conflict=True)
         except StoreUnknown as exc:
             return WriteFailed(False, str(exc), self.clock())
@@ -288,7 +298,11 @@ class Room:
         delay = self.core.settings.retry_base
         while True:
             try:
-                self.fence = await self.store.fence(self.room_id)
+                try:
+                    self.fence = await self.refence(self.room_id)
+                except StoreFenced:  # another node runs the room now: read, answer, then go
+                    self.fenced = True
+                    self.metrics.fencing_refusals.inc()
                 records = await self.store.read(self.room_id, after)
             except StoreError as exc:
                 self.metrics.retries.inc(reason="settle")
@@ -322,7 +336,14 @@ class Room:
         }[out.metric]
         counter.inc(**({"reason": "write"} if out.metric == "retries" else labels))
 
+    def close_all(self, code: str, message: str) -> None:
+        """Stop serving from memory: close every peer with ``code`` (e.g. room/moved)."""
+        if not self.broken:
+            self._broken(code, message)
+
     def _broken(self, code: str, message: str) -> None:
+        if self.fenced:  # not a failure the client should see: the room goes on elsewhere
+            code, message = codes.MOVED, "this room is run by another node now; reconnect"
         self.broken = True
         for peer in list(self.peers.values()):
             peer.close_with(code, message)

@@ -11,6 +11,7 @@ their bots play without anyone opening them.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 import time
@@ -25,6 +26,7 @@ from server.core import CoreSettings, RoomCore, rebuild_core
 from server.core_io import Rematch
 from server.errors import RoomRefusal
 from server.metrics import Metrics
+from server.ownership import Fencer, RoomElsewhere, StoreFencer
 from server.records import (
     Record,
     RoomModel,
@@ -52,8 +54,10 @@ class Rooms:
         settings: Settings,
         metrics: Metrics,
         clock: Callable[[], float] = time.time,
+        fencer: Fencer | None = None,
     ) -> None:
         self.store = store
+        self.fencer: Fencer = fencer or StoreFencer(store)
         self.settings = settings
         self.metrics = metrics
         self.clock = clock
@@ -133,6 +137,7 @@ class Rooms:
             salt=secrets.token_hex(16),
         )
         room_id = "r-" + secrets.token_hex(4)
+        fence = await self._claim(room_id) if self.fencer.exclusive else None
         bots = [
             seated_record(s, f"bot {s + 1}", None, room_settings["bot_policy"], record.at)
             for s in range(room_settings["bots"])
@@ -140,10 +145,11 @@ class Rooms:
         records: list[Record] = [record, *bots]
         if room_settings["bots"] == seats:  # time alone moves it: load it again after a restart
             await self.store.set_driven(room_id, True)
-        await self.store.append(room_id, [to_plain(r) for r in records], 0)  # one atomic step
-        model = rebuild(room_id, list(enumerate(records, start=1)))
+        await self.store.append(room_id, [to_plain(r) for r in records], 0, fence=fence)
+        model = rebuild(room_id, list(enumerate(records, start=1)))  # one atomic step above
         try:
-            return (await self._activate(RoomCore(model, settings=self.core_settings))).summary()
+            core = RoomCore(model, settings=self.core_settings)
+            return (await self._activate(core, fence)).summary()
         except RoomRefusal as exc:  # created all the same: the next request loads it
             log.warning("room %s created but not loaded: %s", room_id, exc.message)
             return room_summary(model)
@@ -163,9 +169,12 @@ class Rooms:
         return await asyncio.shield(task)
 
     async def _load(self, room_id: str) -> Room:
+        fence = await self._claim(room_id) if self.fencer.exclusive else None
         try:
             records = await self.store.read(room_id)
             if not records:
+                if fence is not None:
+                    await self.release(room_id)
                 raise RoomRefusal(codes.ROOM_NOT_FOUND, f"no room {room_id!r}")
             replies = await self.store.load_replies(room_id)
         except StoreError as exc:
@@ -176,16 +185,24 @@ class Rooms:
             room_id, [(r.seq, r.data) for r in records], replies, self.core_settings
         )
         log.info("room %s loaded from %d records", room_id, len(records))
-        return await self._activate(core)
+        return await self._activate(core, fence)
 
-    async def _activate(self, core: RoomCore) -> Room:
-        """Fence off every earlier writer of the room, then start its actor."""
-        room_id = core.model.room_id
+    async def _claim(self, room_id: str) -> int:
+        """Claim the right to write ``room_id`` (RoomElsewhere when another node holds it)."""
         try:
-            fence = await self.store.fence(room_id)
+            return await self.fencer.claim(room_id)
+        except RoomElsewhere:
+            raise
         except StoreError as exc:
             raise RoomRefusal(codes.UNAVAILABLE, f"the event log is unavailable: {exc}") from exc
-        room = Room(core, self.store, self.settings, self.metrics, fence, self.clock)
+
+    async def _activate(self, core: RoomCore, fence: int | None = None) -> Room:
+        """Fence off every earlier writer of the room (unless claimed already), then start it."""
+        room_id = core.model.room_id
+        if fence is None:
+            fence = await self._claim(room_id)
+        room = Room(core, self.store, self.settings, self.metrics, fence, self.clock,
+                    refence=self.fencer.refence)  # fmt: skip
         self.live[room_id] = room
         room.start()
         return room
@@ -195,6 +212,31 @@ class Rooms:
         if room is not None:
             self._summaries[room_id] = room.summary()
             await room.stop()
+
+    async def lose(self, room_id: str, code: str, message: str) -> None:
+        """Stop serving ``room_id`` at once (its lease is gone): close its peers, unload."""
+        room = self.live.get(room_id)
+        if room is not None:
+            room.close_all(code, message)
+            await self.unload(room_id)
+
+    async def hand_over(self, room_id: str, code: str, message: str) -> None:
+        """Finish what the room's mailbox holds, close its peers, unload, give up the claim."""
+        room = self.live.get(room_id)
+        if room is None:
+            return
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(room.settled(), 5.0)
+        room.close_all(code, message)
+        await self.unload(room_id)
+        await self.release(room_id)
+
+    async def release(self, room_id: str) -> None:
+        """Give up this node's claim on ``room_id`` (a no-op for one node)."""
+        release = getattr(self.fencer, "release", None)
+        if release is not None:
+            with contextlib.suppress(StoreError):
+                await release(room_id)
 
     async def rematch(self, room_id: str) -> dict[str, Any]:
         """The rematch of ``room_id``: the same game, seats, options and settings (made once)."""
@@ -247,7 +289,7 @@ class Rooms:
             except RoomRefusal as exc:
                 if exc.code == codes.ROOM_NOT_FOUND:
                     await self._forget_driven(room_id)
-                else:
+                elif exc.code != codes.MOVED:  # another node runs it: fine
                     log.warning("room %s not loaded at start-up: %s", room_id, exc.message)
                 continue
             self.metrics.rooms_loaded_at_start.inc()
@@ -273,6 +315,7 @@ class Rooms:
                 ):
                     log.info("room %s idle, unloading", room_id)
                     await self.unload(room_id)
+                    await self.release(room_id)
 
 
 def _room_settings(room: Mapping[str, Any], seats: int, default_clock: float) -> dict[str, Any]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
+from typing import Any
 
 from server.config import Settings, parse_origins
 
@@ -20,6 +21,15 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument(
         "--rate", type=float, help="messages a second per connection (bursts of twice that)"
     )
+    p.add_argument("--node-id", help="this node's name in a cluster (env ROLLHOUSE_NODE_ID)")
+    p.add_argument(
+        "--advertise-url", help="how other nodes reach this one (env ROLLHOUSE_ADVERTISE_URL)"
+    )
+    p.add_argument(
+        "--lease",
+        type=float,
+        help="seconds a room's lease lasts; a dead node's rooms move after it (default 3)",
+    )
     p.add_argument("--log-level", default="info")
     p.add_argument("--log-format", choices=["json", "text"], default="json")
     p.set_defaults(func=run)
@@ -28,7 +38,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from server.app import create_app
+    from server.app import create_app, drain
     from server.logs import setup_logging
 
     settings = Settings.from_env(
@@ -38,6 +48,9 @@ def run(args: argparse.Namespace) -> int:
         allowed_origins=parse_origins(args.origins) if args.origins else None,
         idle_unload_seconds=args.idle_unload,
         rate_per_second=args.rate,
+        node_id=args.node_id,
+        advertise_url=args.advertise_url,
+        lease_seconds=args.lease,
     )
     setup_logging(args.log_level, args.log_format)
     print(
@@ -45,8 +58,17 @@ def run(args: argparse.Namespace) -> int:
         f"  (store: {settings.store_url})",
         flush=True,
     )
-    uvicorn.run(
-        create_app(settings),
+    app = create_app(settings)
+
+    class Server(uvicorn.Server):
+        """Drains the node (a cluster: hand rooms over, move clients) before closing sockets."""
+
+        async def shutdown(self, sockets: list[Any] | None = None) -> None:
+            await drain(app)
+            await super().shutdown(sockets)
+
+    config = uvicorn.Config(
+        app,
         host=settings.host,
         port=settings.port,
         ws="websockets-sansio",
@@ -56,4 +78,5 @@ def run(args: argparse.Namespace) -> int:
         log_level="warning",
         lifespan="on",
     )
+    Server(config).run()
     return 0

@@ -16,12 +16,13 @@ IDEMPOTENCY_KEYS = 10_000
 """Idempotency keys a node remembers (in memory: a restart forgets them)."""
 
 if TYPE_CHECKING:
+    from server.cluster.node import Node
     from server.connection import Connection
 
 
 @attrs.define
 class Services:
-    """The node's settings, store, metrics, rooms and open connections."""
+    """The node's settings, store, metrics, rooms, open connections and cluster membership."""
 
     settings: Settings
     store: EventStore
@@ -40,6 +41,8 @@ class Services:
     )
     idempotency: dict[str, str] = attrs.field(factory=dict)
     """``Idempotency-Key`` of a room creation -> the room it made (this node, bounded)."""
+    cluster: Node | None = None
+    """This node's cluster membership (a ``redis://`` store), else None."""
 
     def remember_creation(self, key: str, room_id: str) -> None:
         """Keep the room an Idempotency-Key made (the oldest of ``IDEMPOTENCY_KEYS`` go)."""

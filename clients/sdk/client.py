@@ -21,6 +21,11 @@ Every frame it sends is a :mod:`protocol.messages` value (Hello, Command, Resync
 Ping) encoded by the codec; every frame it reads is decoded by
 ``codec.decode_server`` into a typed message. HTTP helpers :func:`create_room` and
 :func:`list_rooms` talk to the REST side.
+
+Several nodes of one service: pass a list of URLs. Each reconnect attempt goes to
+the next one (in turn), so a client moves on when its node dies, drains (``room/moved``:
+followed at once and silently) or goes silent: the client pings every ``ping_every``
+seconds and counts a node that sends nothing for three of those as dead.
 """
 
 from __future__ import annotations
@@ -33,12 +38,12 @@ import logging
 import random
 import time
 import uuid
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, cast, get_args
 
 import httpx
 import websockets
-from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.exceptions import ConnectionClosed, InvalidStatus, WebSocketException
 from websockets.typing import Subprotocol
 
 from clients.sdk.errors import ClientError, CommandRejected, ConnectionLost
@@ -57,6 +62,9 @@ from protocol.errors import RATE_LIMITED, ProtocolError
 from protocol.messages import Command, Hello, Ping, Pong, Resync, Role, ServerMessage, Welcome
 
 log = logging.getLogger("rollhouse.sdk")
+
+MOVED = "room/moved"
+"""The room moved to another node: reconnect at once (to the next URL), not an error."""
 
 FINAL_CODES = {"room/not_found", "room/full", "room/bad_seat_token", "room/origin_forbidden"}
 """Fatal errors that reconnecting cannot cure."""
@@ -83,7 +91,7 @@ class Client:
 
     def __init__(
         self,
-        url: str,
+        url: str | Sequence[str],
         room: str,
         *,
         role: str = "player",
@@ -93,8 +101,13 @@ class Client:
         reconnect: bool = True,
         backoff: tuple[float, float] = (0.05, 3.0),
         max_retries: int = 50,
+        ping_every: float | None = 2.0,
     ) -> None:
-        self.url = url
+        self.urls = [url] if isinstance(url, str) else list(url)
+        self.url = self.urls[0]
+        self.ping_every = ping_every
+        self._moved = False
+        self._heard = time.monotonic()
         self.room = room
         if role not in get_args(Role):
             raise ValueError(f"role must be one of {get_args(Role)}, got {role!r}")
@@ -202,6 +215,21 @@ class Client:
         if self._ws is not None:
             self._ws.transport.abort() if hasattr(self._ws, "transport") else await self._ws.close()
 
+    def _next_url(self) -> None:
+        """Move on to the next server URL (a no-op with one)."""
+        self.url = self.urls[(self.urls.index(self.url) + 1) % len(self.urls)]
+
+    async def _watch(self, ws: Any, every: float) -> None:
+        """Ping; a node silent for three pings is dead: drop the socket to reconnect."""
+        with contextlib.suppress(ConnectionClosed, asyncio.CancelledError):
+            while True:
+                await asyncio.sleep(every)
+                if time.monotonic() - self._heard > 3 * every:
+                    log.info("no answer from %s; moving on", self.url)
+                    ws.transport.abort()
+                    return
+                await ws.send(self.codec.encode(Ping(nonce=0)))
+
     async def _open(self) -> None:
         try:
             self._ws = await websockets.connect(
@@ -209,6 +237,7 @@ class Client:
                 subprotocols=[Subprotocol(self.codec.name)],
                 max_size=1 << 20,
                 compression=None,
+                open_timeout=5.0,
             )
         except InvalidStatus as exc:  # the server refused the handshake (403, 429, ...)
             code, message = _denial(exc)
@@ -230,12 +259,19 @@ class Client:
     async def _run(self) -> None:
         attempt = 0
         while not self._closed:
+            self._heard = time.monotonic()
+            every = self.ping_every
+            watch = asyncio.create_task(self._watch(self._ws, every)) if every else None
             try:
                 async for frame in self._ws:
+                    self._heard = time.monotonic()
                     self._receive(frame)
                     attempt = 0
             except ConnectionClosed:
                 pass
+            finally:
+                if watch is not None:
+                    watch.cancel()
             if self._closed or self._failure is not None or not self.reconnect:
                 break
             attempt += 1
@@ -243,13 +279,20 @@ class Client:
                 self._failure = ConnectionLost("client/gave_up", "could not reconnect")
                 break
             low, high = self.backoff
-            await asyncio.sleep(min(high, low * 2 ** min(attempt, 10)) * random.uniform(0.5, 1.0))
+            if len(self.urls) > 1:
+                self._next_url()
+            if self._moved:  # the room moved to another node: go at once
+                self._moved = False
+            else:
+                await asyncio.sleep(
+                    min(high, low * 2 ** min(attempt, 10)) * random.uniform(0.5, 1.0)
+                )
             try:
                 await self._open()
             except ConnectionLost as exc:
                 self._failure = exc
                 break
-            except (TimeoutError, OSError, ConnectionClosed):
+            except (TimeoutError, OSError, WebSocketException):
                 continue
             with contextlib.suppress(OSError, ConnectionClosed, asyncio.TimeoutError):
                 self.reconnects += 1
@@ -297,6 +340,9 @@ class Client:
             if code == RATE_LIMITED and self.mirror.resyncing:
                 # perhaps our resync was dropped: no snapshot would come; ask again later
                 asyncio.get_running_loop().create_task(self._resync_later())
+            return
+        if code == MOVED:
+            self._moved = True
             return
         if code in FINAL_CODES or code == "room/replaced":
             self._failure = ConnectionLost(code, message)

@@ -50,15 +50,26 @@ def _open_sqlite(url: str) -> EventStore:
     return SqliteStore(parts.path[1:], synchronous=synchronous)
 
 
-def _open_redis(url: str) -> EventStore:
-    from server.store.redis import RedisStore
-
+def redis_parts(url: str) -> tuple[str, str]:
+    """A ``redis://`` store URL as (the URL redis-py takes, our key prefix)."""
     if not urlsplit(url).hostname:
         raise _bad(url, "use redis://host:port/db")
     plain, ours = _split_query(url, {"prefix"})
     prefix = ours.get("prefix", "rollhouse")
     if not prefix or ":" in prefix or "{" in prefix:
         raise _bad(url, "prefix must be non-empty without ':' or '{'")
+    return plain, prefix
+
+
+def is_redis(url: str) -> bool:
+    """Whether ``url`` names a Redis store (then nodes on it form one cluster)."""
+    return isinstance(url, str) and urlsplit(url).scheme.lower() in ("redis", "rediss")
+
+
+def _open_redis(url: str) -> EventStore:
+    from server.store.redis import RedisStore
+
+    plain, prefix = redis_parts(url)
     try:
         return RedisStore(plain, prefix=prefix)
     except ValueError as exc:

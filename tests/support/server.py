@@ -139,6 +139,11 @@ class ServerProcess:
             self.proc.send_signal(signal.SIGKILL)
             self.proc.wait(10)
 
+    def signal(self, sig: signal.Signals) -> None:
+        """Send ``sig`` (SIGSTOP, SIGCONT, SIGTERM...) to the server process."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(sig)
+
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()

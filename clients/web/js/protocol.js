@@ -368,6 +368,8 @@ export class RoomClient {
         this._setState("closed");
         return;
       }
+      // The room moved to another node (drain, failover): go again at once, no error shown.
+      if (ev.code === 4000 && ev.reason === "room/moved") return this._reconnectSoon(0);
       this._scheduleReconnect();
     };
     ws.onerror = () => {
@@ -477,6 +479,7 @@ export class RoomClient {
   }
 
   _error(msg) {
+    if (msg.code === "room/moved") return; // not an error: the close that follows reconnects
     if (msg.code === "room/bad_seat_token") saveToken(this.room, null);
     if (msg.code === "room/full" && this.role === "player") {
       // Every seat is taken: watch instead, right away.

@@ -1,0 +1,62 @@
+"""The room list every node serves: summaries kept in Redis by each room's owner.
+
+- ``{prefix}:rooms``  the store's sorted set of every room in creation order (the
+  append script adds a room with its first record)
+- ``{prefix}:index``  hash room id -> JSON summary (status, seats, counts, owner node),
+  written by the owner when the room is created and whenever its summary changes
+  (checked every renewal tick)
+
+``GET /api/rooms`` pages through the sorted set newest first and reads the
+summaries in one HMGET; nothing is rebuilt from the logs.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import redis.asyncio as aioredis
+from redis.exceptions import RedisError
+
+from server.store import StoreUnavailable
+
+MAX_PAGE = 500
+
+
+class Index:
+    def __init__(self, client: aioredis.Redis, prefix: str) -> None:
+        self.client = client
+        self.rooms_key = f"{prefix}:rooms"
+        self.key = f"{prefix}:index"
+
+    async def put(self, summaries: dict[str, dict[str, Any]]) -> None:
+        """Store the summaries of these rooms (one HSET)."""
+        if not summaries:
+            return
+        mapping: dict[Any, Any] = {r: json.dumps(s, sort_keys=True) for r, s in summaries.items()}
+        try:
+            await self.client.hset(self.key, mapping=mapping)
+        except RedisError as exc:
+            raise StoreUnavailable(f"redis unavailable: {exc}") from exc
+
+    async def get(self, room: str) -> dict[str, Any] | None:
+        try:
+            blob = await self.client.hget(self.key, room)
+        except RedisError as exc:
+            raise StoreUnavailable(f"redis unavailable: {exc}") from exc
+        found: dict[str, Any] | None = None if blob is None else json.loads(blob)
+        return found
+
+    async def page(self, cursor: int, limit: int) -> tuple[list[dict[str, Any]], int | None]:
+        """Rooms newest first from position ``cursor``; the next cursor (None at the end)."""
+        limit = max(1, min(MAX_PAGE, limit))
+        try:
+            ids: list[Any] = await self.client.zrevrange(self.rooms_key, cursor, cursor + limit)
+            page, more = [bytes(r).decode() for r in ids[:limit]], len(ids) > limit
+            blobs = await self.client.hmget(self.key, page) if page else []
+        except RedisError as exc:
+            raise StoreUnavailable(f"redis unavailable: {exc}") from exc
+        out = []
+        for room, blob in zip(page, blobs, strict=True):
+            out.append(json.loads(blob) if blob is not None else {"room": room})
+        return out, (cursor + limit if more else None)

@@ -1,0 +1,338 @@
+"""One node of a cluster: it claims rooms, renews their leases, relays connections to
+rooms run elsewhere, takes over rooms whose owner died, and drains on shutdown.
+
+Every ``lease / 3`` seconds (:meth:`Node.tick`): renew every lease held (one
+pipeline, with the node's heartbeat); a room whose lease another node has claimed
+since (its fence epoch moved) is closed at once (``room/moved``). A lease that lapsed
+while nobody claimed the room (the process was paused, or cut off from Redis) is taken
+again by the same script, so a node that loses Redis for a while keeps the rooms
+nobody else could take (and their in-memory state, such as seats whose hello has not
+been confirmed). Until a renewal succeeds again the node is not ready. Then: publish changed room summaries to the index, claim
+time-driven rooms that nobody holds (a failover), move the local connections of
+relayed rooms whose owner changed, and drop the peers of relay nodes that died.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import json
+import logging
+import time
+from typing import TYPE_CHECKING, Any
+
+import redis.asyncio as aioredis
+
+from protocol import errors as codes
+from server.cluster.index import Index
+from server.cluster.leases import Leases
+from server.cluster.relay import Message, RemotePeer, RemoteRoom, Session, Streams, hello_of
+from server.config import Settings
+from server.errors import RoomRefusal
+from server.metrics import Metrics
+from server.ownership import RoomElsewhere
+from server.store import EventStore, StoreError
+from server.store.url import redis_parts
+
+if TYPE_CHECKING:
+    from server.room import Room
+    from server.rooms import Rooms
+
+log = logging.getLogger("rollhouse.cluster")
+
+MOVED_MESSAGE = "the room moved to another node; reconnect"
+
+
+class Node:
+    """This process as a member of the cluster; the rooms' :class:`~server.ownership.Fencer`."""
+
+    exclusive = True
+
+    def __init__(self, settings: Settings, store: EventStore, metrics: Metrics) -> None:
+        self.settings = settings
+        self.id = settings.node
+        self.lease = settings.lease_seconds
+        self.store = store
+        self.metrics = metrics
+        url, prefix = redis_parts(settings.store_url)
+        timeout = max(0.2, min(2.0, self.lease / 3))
+        self.client = aioredis.Redis.from_url(
+            url, socket_timeout=timeout, socket_connect_timeout=timeout
+        )
+        self.reader = aioredis.Redis.from_url(url, socket_timeout=5.0, socket_connect_timeout=2.0)
+        self.leases = Leases(self.client, prefix, self.id, self.lease)
+        self.streams = Streams(self.client, self.reader, prefix, self.id, self.on_message)
+        self.index = Index(self.client, prefix)
+        self.rooms: Rooms | None = None
+        self.sessions: dict[int, Session] = {}
+        """Relay side: local connections to rooms run elsewhere, by connection id."""
+        self.remote: dict[tuple[str, int], tuple[Room, int, RemotePeer]] = {}
+        """Owner side: (relay node, its connection id) -> (room, peer id, peer)."""
+        self.draining = False
+        self.last_renewed = time.monotonic()
+        self._published: dict[str, str] = {}
+        self._calls: dict[str, asyncio.Future[Message]] = {}
+        self._call_ids = itertools.count(1)
+        self._task: asyncio.Task[None] | None = None
+
+    # -- life --------------------------------------------------------------------------
+
+    async def start(self, rooms: Rooms) -> None:
+        self.rooms = rooms
+        self.metrics.rooms_owned.fn = lambda: float(len(rooms.live))
+        self.last_renewed = time.monotonic()
+        await self.streams.start()
+        self._task = asyncio.create_task(self._ticks(), name="cluster-ticks")
+        log.info("node %s joined the cluster (lease %.1f s)", self.id, self.lease)
+
+    async def drain(self) -> None:
+        """Stop taking rooms, move local connections away, hand every room over."""
+        if self.draining or self.rooms is None:
+            return
+        self.draining = True
+        log.info("node %s draining: %d rooms", self.id, len(self.rooms.live))
+        for pid, session in list(self.sessions.items()):
+            self.sessions.pop(pid, None)
+            session.peer.close_with(codes.MOVED, "this node is shutting down; reconnect")
+        for room_id in list(self.rooms.live):
+            await self.rooms.hand_over(
+                room_id, codes.MOVED, "this node is shutting down; reconnect"
+            )
+        await self.streams.flush()
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        await self.streams.close()
+        await self.client.aclose()
+        await self.reader.aclose()
+
+    def ready(self) -> bool:
+        """Leases are being renewed and the node takes rooms."""
+        return not self.draining and time.monotonic() - self.last_renewed < self.lease
+
+    # -- Fencer ------------------------------------------------------------------------
+
+    async def claim(self, room: str) -> int:
+        if self.draining:
+            raise RoomRefusal(codes.MOVED, "this node is shutting down; reconnect")
+        claimed = await self.leases.take(room)
+        self.metrics.leases.inc(event="taken")
+        if claimed.previous:
+            self.metrics.failovers.inc()
+            log.info("room %s taken over from node %s", room, claimed.previous)
+        return claimed.epoch
+
+    async def refence(self, room: str) -> int:
+        return await self.leases.refence(room)
+
+    async def release(self, room: str) -> None:
+        self._published.pop(room, None)
+        if await self.leases.release(room):
+            self.metrics.leases.inc(event="released")
+
+    # -- what connections and handlers call --------------------------------------------
+
+    async def open(self, room_id: str) -> Room | RemoteRoom:
+        """The room to join: run here (claimed if nobody runs it), or relayed to its owner."""
+        assert self.rooms is not None
+        if self.draining:
+            raise RoomRefusal(codes.MOVED, "this node is shutting down; reconnect")
+        try:
+            return await self.rooms.get(room_id)
+        except RoomElsewhere as exc:
+            return RemoteRoom(self.streams, self.sessions, room_id, exc.owner)
+
+    async def owner_of(self, room_id: str) -> str | None:
+        if self.rooms is not None and room_id in self.rooms.live:
+            return self.id
+        return (await self.leases.holders([room_id]))[room_id]
+
+    async def publish(self, rooms: list[Room]) -> None:
+        """Write the summaries of ``rooms`` that changed to the index."""
+        changed = {}
+        for room in rooms:
+            summary = {**room.summary(), "node": self.id}
+            text = json.dumps(summary, sort_keys=True)
+            if self._published.get(room.room_id) != text:
+                changed[room.room_id] = summary
+                self._published[room.room_id] = text
+        try:
+            await self.index.put(changed)
+        except StoreError:
+            for room_id in changed:
+                self._published.pop(room_id, None)
+            raise
+
+    async def call(self, owner: str, op: str, room: str) -> dict[str, Any]:
+        """Ask ``owner`` to run ``op`` on ``room`` (a rematch); its summary answer."""
+        qid = f"{self.id}:{next(self._call_ids)}"
+        future: asyncio.Future[Message] = asyncio.get_running_loop().create_future()
+        self._calls[qid] = future
+        self.streams.send(owner, {"k": "call", "n": self.id, "q": qid, "op": op, "r": room})
+        try:
+            reply = await asyncio.wait_for(future, max(5.0, 2 * self.lease))
+        except TimeoutError:
+            raise RoomRefusal(codes.UNAVAILABLE, f"node {owner} did not answer") from None
+        finally:
+            self._calls.pop(qid, None)
+        if "e" in reply:
+            raise RoomRefusal(reply["e"][0], reply["e"][1])
+        return reply["v"]  # type: ignore[no-any-return]
+
+    # -- the inbox -------------------------------------------------------------------
+
+    async def on_message(self, msg: Message) -> None:
+        kind = msg["k"]
+        if kind in ("frames", "close", "result"):
+            self._to_relay(msg)
+            return
+        self.metrics.forwarded.inc(direction="in", kind=kind)
+        if kind == "hello":
+            await self._hello(msg)
+        elif kind == "call":
+            await self._call(msg)
+        else:
+            self._to_owner(msg)
+
+    def _to_relay(self, msg: Message) -> None:
+        if msg["k"] == "frames":
+            for pid in msg["p"]:
+                session = self.sessions.get(pid)
+                if session is not None:
+                    session.answered = True
+                    session.peer.send_frame(msg["f"])
+        elif msg["k"] == "close":
+            session = self.sessions.pop(msg["p"], None)
+            if session is not None:
+                session.peer.close_with(msg["c"], msg["m"])
+        else:
+            future = self._calls.get(msg["q"])
+            if future is not None and not future.done():
+                future.set_result(msg)
+
+    async def _hello(self, msg: Message) -> None:
+        assert self.rooms is not None
+        node, pid = msg["n"], msg["p"]
+        try:
+            room = await self.rooms.get(msg["r"]) if not self.draining else None
+        except RoomRefusal as exc:
+            code = codes.MOVED if isinstance(exc, RoomElsewhere) else exc.code
+            self.streams.send(node, {"k": "close", "p": pid, "c": code, "m": exc.message})
+            return
+        if room is None:
+            self.streams.send(node, {"k": "close", "p": pid, "c": codes.MOVED, "m": MOVED_MESSAGE})
+            return
+        peer = RemotePeer(self.streams, node, pid, msg["c"])
+        self.remote[(node, pid)] = (room, room.join(peer, hello_of(msg)), peer)
+
+    def _to_owner(self, msg: Message) -> None:
+        key = (msg["n"], msg["p"])
+        entry = self.remote.get(key)
+        if entry is None or entry[0].broken:
+            if msg["k"] != "leave":  # the room moved or failed: the relay reconnects its client
+                self.streams.send(
+                    msg["n"], {"k": "close", "p": msg["p"], "c": codes.MOVED, "m": MOVED_MESSAGE}
+                )
+            self.remote.pop(key, None)
+            return
+        room, pid, peer = entry
+        if msg["k"] == "cmd":
+            self.metrics.forward_latency.observe(max(0.0, time.time() - float(msg["t"])))
+            room.command(pid, msg["i"], msg["b"])
+        elif msg["k"] == "resync":
+            room.resync(pid)
+        elif msg["k"] == "leave":
+            del self.remote[key]
+            peer.gone = True
+            room.leave(pid)
+
+    async def _call(self, msg: Message) -> None:
+        assert self.rooms is not None
+        reply: Message = {"k": "result", "q": msg["q"]}
+        try:
+            summary = await self.rooms.rematch(msg["r"])
+            new = self.rooms.live.get(summary["room"])
+            if new is not None:
+                await self.publish([new])
+            reply["v"] = {**summary, "node": self.id}
+        except RoomRefusal as exc:
+            reply["e"] = [exc.code, exc.message]
+        except StoreError as exc:
+            reply["e"] = [codes.UNAVAILABLE, str(exc)]
+        self.streams.send(msg["n"], reply)
+
+    # -- the tick --------------------------------------------------------------------
+
+    async def _ticks(self) -> None:
+        while True:
+            await asyncio.sleep(self.lease / 3)
+            try:
+                await self.tick()
+            except StoreError as exc:
+                log.warning("node %s: tick failed: %s", self.id, exc)
+            except Exception:
+                log.exception("node %s: tick failed", self.id)
+
+    async def tick(self) -> None:
+        assert self.rooms is not None
+        rooms = self.rooms
+        sent = time.monotonic()
+        if sent - self.last_renewed > self.lease:
+            log.warning("node %s: no lease renewed for %.1f s", self.id, sent - self.last_renewed)
+        owned = {r: room.fence or 0 for r, room in rooms.live.items() if not room.broken}
+        renewed = await self.leases.renew(owned)
+        self.last_renewed = sent
+        for room_id, ok in renewed.items():
+            if ok:
+                self.metrics.leases.inc(event="renewed")
+                continue
+            self.metrics.leases.inc(event="lost")
+            log.warning("node %s: room %s is held by another node now", self.id, room_id)
+            await rooms.lose(room_id, codes.MOVED, MOVED_MESSAGE)
+        for room_id, room in list(rooms.live.items()):
+            if room.broken:
+                if room.fenced:  # another node claimed it: its appends were refused
+                    self.metrics.leases.inc(event="lost")
+                await rooms.unload(room_id)
+                await rooms.release(room_id)
+        await self.publish(list(rooms.live.values()))
+        if not self.draining:
+            await self._take_over()
+        await self._watch_relayed()
+        await self._drop_dead_relays()
+
+    async def _take_over(self) -> None:
+        """Claim the time-driven rooms nobody holds (their owner died or handed them over)."""
+        assert self.rooms is not None
+        driven = [r for r in await self.store.driven_rooms() if r not in self.rooms.live]
+        for room_id, holder in (await self.leases.holders(driven)).items():
+            if holder is None:
+                with contextlib.suppress(RoomRefusal):
+                    await self.rooms.get(room_id)
+
+    async def _watch_relayed(self) -> None:
+        """Move local connections whose room changed owner, or whose hello went unanswered."""
+        rooms = sorted({s.room.room_id for s in self.sessions.values()})
+        holders = await self.leases.holders(rooms)
+        now = time.monotonic()
+        for pid, session in list(self.sessions.items()):
+            moved = holders.get(session.room.room_id) != session.room.owner
+            silent = not session.answered and now - session.opened > self.lease
+            if moved or silent:
+                self.sessions.pop(pid, None)
+                session.peer.close_with(codes.MOVED, MOVED_MESSAGE)
+
+    async def _drop_dead_relays(self) -> None:
+        """Peers relayed by a node whose heartbeat stopped have left (it cannot say so)."""
+        for key in [k for k, (_, _, peer) in self.remote.items() if peer.closed]:
+            self.remote.pop(key, None)
+        alive = await self.leases.alive(sorted({node for node, _ in self.remote}))
+        for key, (room, pid, peer) in list(self.remote.items()):
+            if not alive.get(key[0], True):
+                del self.remote[key]
+                peer.gone = True
+                room.leave(pid)

@@ -1,0 +1,238 @@
+"""Connections to rooms run by another node, carried over Redis Streams.
+
+Every node reads one inbox stream, ``{prefix}:node:{id}:in``, from the id of the last
+entry it read (``XREAD BLOCK``), so a node that loses Redis for a moment resumes where
+it stopped and misses nothing; entries are msgpack maps in field ``m``:
+
+- to a room's owner, from the node holding the socket (the *relay*):
+  ``hello`` (codec, the hello's fields), ``cmd`` (id, body, send time), ``resync``,
+  ``leave``; each names the relay node ``n`` and its connection ``p``;
+- back to the relay: ``frames`` (one encoded frame and every connection of that node
+  it is for: a patch for ten spectators on one node crosses Redis once), ``close``
+  (a fatal error code and message), and ``result`` of a ``call``.
+
+The owner serves a relayed connection as one more peer (:class:`RemotePeer`), so
+seats, presence, answers, resumes and arrival order are exactly those of a local
+connection: the owner's room mailbox decides arrival order, and a forwarded command
+enters it when the owner's inbox reader reads it. What is relayed is encoded frames:
+the owner encodes once per codec and the relay writes the bytes to the socket.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import attrs
+import msgpack
+import redis.asyncio as aioredis
+from redis.exceptions import RedisError
+
+from protocol.codec import codec_for
+from protocol.messages import Hello
+
+log = logging.getLogger("rollhouse.cluster")
+
+INBOX_MAXLEN = 100_000
+"""Entries kept per inbox (approximate trim); a reader this far behind has lost its peers."""
+
+Message = dict[str, Any]
+
+
+def pack(msg: Message) -> bytes:
+    return msgpack.packb(msg, use_bin_type=True)  # type: ignore[no-any-return]
+
+
+def unpack(blob: bytes) -> Message:
+    return msgpack.unpackb(blob, raw=False, strict_map_key=False)  # type: ignore[no-any-return]
+
+
+class Streams:
+    """This node's inbox reader and its ordered, pipelined sender to other inboxes."""
+
+    def __init__(
+        self,
+        client: aioredis.Redis,
+        reader: aioredis.Redis,
+        prefix: str,
+        node: str,
+        handle: Callable[[Message], Awaitable[None]],
+    ) -> None:
+        self.client, self.reader, self.prefix, self.node = client, reader, prefix, node
+        self.handle = handle
+        self._queue: list[tuple[str, Message]] = []
+        self._wake = asyncio.Event()
+        self._sending = asyncio.Lock()  # one pipeline at a time keeps each inbox in order
+        self._tasks: list[asyncio.Task[None]] = []
+        self.last_id: Any = b"$"
+
+    def inbox(self, node: str) -> str:
+        return f"{self.prefix}:node:{node}:in"
+
+    async def start(self) -> None:
+        self._tasks = [
+            asyncio.create_task(self._send_loop(), name="relay-send"),
+            asyncio.create_task(self._read_loop(), name="relay-read"),
+        ]
+
+    async def close(self) -> None:
+        await self.flush()
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    def send(self, node: str, msg: Message) -> None:
+        """Queue ``msg`` for ``node``'s inbox (never waits; order per node is kept)."""
+        self._queue.append((node, msg))
+        self._wake.set()
+
+    async def flush(self) -> None:
+        """Send what is queued (retried while Redis does not answer, bounded)."""
+        async with self._sending:
+            await self._flush()
+
+    async def _flush(self) -> None:
+        for _attempt in range(50):
+            if not self._queue:
+                return
+            batch, self._queue = _coalesce(self._queue), []
+            pipe = self.client.pipeline(transaction=False)
+            for node, msg in batch:
+                pipe.xadd(self.inbox(node), {"m": pack(msg)}, maxlen=INBOX_MAXLEN, approximate=True)
+            try:
+                await pipe.execute()
+                return
+            except RedisError as exc:
+                log.warning("relay: cannot send %d messages yet: %s", len(batch), exc)
+                self._queue = batch + self._queue
+                await asyncio.sleep(0.1)
+
+    async def _send_loop(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            await self.flush()
+
+    async def _read_loop(self) -> None:
+        key = self.inbox(self.node)
+        while self.last_id == b"$":  # start after what an earlier incarnation was sent
+            try:
+                top = await self.reader.xrevrange(key, "+", "-", count=1)
+                self.last_id = top[0][0] if top else b"0-0"
+            except RedisError as exc:
+                log.warning("relay: cannot find the inbox's end yet: %s", exc)
+                await asyncio.sleep(0.2)
+        while True:
+            try:
+                reply: Any = await self.reader.xread({key: self.last_id}, count=512, block=1000)
+            except RedisError as exc:
+                log.warning("relay: inbox read failed (%s); resuming from %r", exc, self.last_id)
+                await asyncio.sleep(0.2)
+                continue
+            for _key, entries in reply or []:
+                for entry_id, fields in entries:
+                    self.last_id = entry_id
+                    try:
+                        await self.handle(unpack(fields[b"m"]))
+                    except Exception:
+                        log.exception("relay: cannot handle a message")
+
+
+def _coalesce(queue: list[tuple[str, Message]]) -> list[tuple[str, Message]]:
+    """Merge runs of one frame for several connections of one node into one message."""
+    out: list[tuple[str, Message]] = []
+    for node, msg in queue:
+        if out and msg.get("k") == "frames":
+            last_node, last = out[-1]
+            if last_node == node and last.get("k") == "frames" and last["f"] is msg["f"]:
+                last["p"].extend(msg["p"])
+                continue
+        out.append((node, {**msg, "p": list(msg["p"])} if msg.get("k") == "frames" else msg))
+    return out
+
+
+# -- the owner's side ------------------------------------------------------------------
+
+
+class RemotePeer:
+    """A connection held by another node, as the owner's room sees it (a ``Peer``)."""
+
+    def __init__(self, streams: Streams, node: str, pid: int, codec_name: str) -> None:
+        self.streams, self.node, self.pid = streams, node, pid
+        self.codec_name = codec_name
+        self.codec = codec_for(codec_name)
+        self.gone = False
+        self.seat: int | None = None
+        self.role: str | None = None
+        self.closed = False
+
+    def encode(self, message: Any) -> bytes | str:
+        return self.codec.encode(message)
+
+    def send_frame(self, frame: bytes | str) -> None:
+        if not self.closed:
+            self.streams.send(self.node, {"k": "frames", "p": [self.pid], "f": frame})
+
+    def close_with(self, code: str, message: str) -> None:
+        if not self.closed:
+            self.closed = True
+            self.streams.send(self.node, {"k": "close", "p": self.pid, "c": code, "m": message})
+
+
+def hello_of(msg: Message) -> Hello:
+    h = msg["h"]
+    return Hello(msg["r"], h["role"], h.get("name"), h.get("seat_token"), h.get("last_seq"))
+
+
+# -- the relay's side ------------------------------------------------------------------
+
+
+_pids = itertools.count(1)
+
+
+@attrs.define
+class Session:
+    """One local connection to a room run elsewhere."""
+
+    peer: Any
+    room: RemoteRoom
+    opened: float
+    answered: bool = False
+
+
+class RemoteRoom:
+    """A room run by ``owner``: what a local connection calls instead of a ``Room``."""
+
+    broken = False
+
+    def __init__(self, streams: Streams, sessions: dict[int, Session], room: str, owner: str):
+        self.streams, self.sessions = streams, sessions
+        self.room_id, self.owner = room, owner
+
+    def _send(self, kind: str, pid: int, **fields: Any) -> None:
+        self.streams.send(self.owner, {"k": kind, "n": self.streams.node, "p": pid, **fields})
+
+    def join(self, peer: Any, hello: Hello) -> int:
+        pid = next(_pids)
+        self.sessions[pid] = Session(peer, self, time.monotonic())
+        h = {"role": hello.role, "name": hello.name, "seat_token": hello.seat_token,
+             "last_seq": hello.last_seq}  # fmt: skip
+        self._send("hello", pid, r=self.room_id, c=peer.codec_name, h=h)
+        return pid
+
+    def command(self, pid: int, cmd_id: str, body: dict[str, Any]) -> None:
+        self._send("cmd", pid, i=cmd_id, b=body, t=time.time())
+
+    def resync(self, pid: int) -> None:
+        self._send("resync", pid)
+
+    def leave(self, pid: int) -> None:
+        if self.sessions.pop(pid, None) is not None:
+            self._send("leave", pid)

@@ -1,0 +1,72 @@
+"""The relay's frame batching, and what a hop between nodes costs."""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import time
+
+import pytest
+
+from clients.sdk import Client, CommandRejected, create_room
+from server.cluster.relay import _coalesce
+from tests.support.server import ServerProcess
+
+pytestmark = pytest.mark.timeout(120)
+
+
+def test_one_frame_for_many_connections_of_a_node_crosses_once() -> None:
+    """Runs of one frame object for one node merge; other nodes and frames keep their order."""
+    patch, other = b"patch", b"other"
+    queue = [
+        ("n1", {"k": "frames", "p": [1], "f": patch}),
+        ("n1", {"k": "frames", "p": [2], "f": patch}),
+        ("n2", {"k": "frames", "p": [7], "f": patch}),
+        ("n1", {"k": "frames", "p": [3], "f": other}),
+        ("n1", {"k": "close", "p": 3, "c": "room/moved", "m": ""}),
+        ("n1", {"k": "frames", "p": [4], "f": other}),
+    ]
+    out = _coalesce(queue)
+    assert [(n, m["k"], m.get("p")) for n, m in out] == [
+        ("n1", "frames", [1, 2]),
+        ("n2", "frames", [7]),
+        ("n1", "frames", [3]),
+        ("n1", "close", 3),
+        ("n1", "frames", [4]),
+    ]
+    assert queue[0][1]["p"] == [1]  # the queued messages are not changed
+
+
+async def _round_trips(url: str, room: str, n: int) -> list[float]:
+    """Seconds per answered command of a spectator (refused without touching the store)."""
+    client = await Client(url, room, role="spectator").connect()
+    times = []
+    try:
+        for _ in range(n):
+            started = time.perf_counter()
+            with pytest.raises(CommandRejected):
+                await client.send({"type": "roll"})
+            times.append(time.perf_counter() - started)
+            await asyncio.sleep(0.04)  # under the rate limit
+    finally:
+        await client.close()
+    return times
+
+
+def _p(values: list[float], q: float) -> float:
+    return sorted(values)[min(len(values) - 1, int(q * len(values)))] * 1000
+
+
+async def test_the_extra_latency_of_a_relayed_command(
+    shared_nodes: tuple[str, list[ServerProcess]],
+) -> None:
+    """A command answered by the owner through another node: printed p50/p99, bounded."""
+    _, servers = shared_nodes
+    room = (await create_room(servers[0].url, "rollie", 2))["room"]
+    local = await _round_trips(servers[0].ws_url, room, 60)
+    relayed = await _round_trips(servers[1].ws_url, room, 60)
+    print(
+        f"\nround trip of a command: local p50 {_p(local, 0.5):.2f} ms p99 {_p(local, 0.99):.2f} ms;"
+        f" relayed p50 {_p(relayed, 0.5):.2f} ms p99 {_p(relayed, 0.99):.2f} ms"
+    )
+    assert statistics.median(relayed) < 0.25
