@@ -287,8 +287,15 @@ class Room:
 
     async def _save_reply(self, out: SaveReply) -> Input:
         keep = self.core.settings.replies_per_seat
+        data = dict(out.data)
         try:
-            await self.store.save_reply(self.room_id, out.seat, out.cmd_id, dict(out.data), keep)
+            await self.store.save_reply(
+                self.room_id, out.seat, out.cmd_id, data, keep, fence=self.fence
+            )
+        except StoreFenced as exc:  # another node owns the room now
+            self.fenced = True
+            self.metrics.fencing_refusals.inc()
+            return WriteFailed(True, str(exc), self.clock(), conflict=True)
         except StoreError as exc:
             return WriteFailed(True, str(exc), self.clock())
         return WriteDone(self.clock(), self._gone())

@@ -37,7 +37,7 @@ from server.records import (
     to_plain,
 )
 from server.room import Room
-from server.store import EventStore, StoreError
+from server.store import EventStore, StoreError, StoreUnknown
 from server.views import room_summary
 
 log = logging.getLogger("rollhouse.rooms")
@@ -145,7 +145,7 @@ class Rooms:
         records: list[Record] = [record, *bots]
         if room_settings["bots"] == seats:  # time alone moves it: load it again after a restart
             await self.store.set_driven(room_id, True)
-        await self.store.append(room_id, [to_plain(r) for r in records], 0, fence=fence)
+        await self._append_new(room_id, [to_plain(r) for r in records], fence)
         model = rebuild(room_id, list(enumerate(records, start=1)))  # one atomic step above
         try:
             core = RoomCore(model, settings=self.core_settings)
@@ -153,6 +153,26 @@ class Rooms:
         except RoomRefusal as exc:  # created all the same: the next request loads it
             log.warning("room %s created but not loaded: %s", room_id, exc.message)
             return room_summary(model)
+
+    async def _append_new(
+        self, room_id: str, plain: list[dict[str, Any]], fence: int | None
+    ) -> None:
+        """A new room's first records, settled like any append whose outcome is unknown:
+        the log says whether they landed (a fresh room id has no other writer)."""
+        if fence is None:  # single node: fence the creation too, so a late write can be refused
+            fence = await self.store.fence(room_id)
+        for attempt in range(3):
+            try:
+                await self.store.append(room_id, plain, 0, fence=fence)
+                return
+            except StoreUnknown:
+                if attempt == 2:
+                    raise
+                await asyncio.sleep(0.05 * (attempt + 1))
+                with contextlib.suppress(StoreError):
+                    fence = await self.store.fence(room_id)  # the first try can no longer land
+                    if await self.store.last_seq(room_id) == len(plain):
+                        return  # it landed
 
     async def get(self, room_id: str) -> Room:
         """The live room, loading it from its log when needed; room/not_found otherwise."""

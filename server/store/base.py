@@ -52,9 +52,18 @@ class EventStore(Protocol):
         ...
 
     async def save_reply(
-        self, room: str, seat: int, cmd_id: str, data: dict[str, Any], keep: int
+        self,
+        room: str,
+        seat: int,
+        cmd_id: str,
+        data: dict[str, Any],
+        keep: int,
+        *,
+        fence: int | None = None,
     ) -> None:
-        """Keep one command answer of ``seat``; at most ``keep`` per seat (oldest go)."""
+        """Keep one command answer of ``seat``; at most ``keep`` per seat (oldest go).
+
+        With ``fence``, refused (StoreFenced) unless it is the room's current epoch."""
         ...
 
     async def load_replies(self, room: str) -> list[tuple[int, str, dict[str, Any]]]:

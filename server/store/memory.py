@@ -104,10 +104,20 @@ class MemoryStore:
         return epoch
 
     async def save_reply(
-        self, room: str, seat: int, cmd_id: str, data: dict[str, Any], keep: int
+        self,
+        room: str,
+        seat: int,
+        cmd_id: str,
+        data: dict[str, Any],
+        keep: int,
+        *,
+        fence: int | None = None,
     ) -> None:
         """Keep one answer of ``seat`` (at most ``keep`` per seat)."""
         self._check_open()
+        current = self._fences.get(room, 0)
+        if fence is not None and fence != current:
+            raise StoreFenced(room, fence, current)
         replies = self._replies.setdefault(check_room(room), {}).setdefault(seat, {})
         replies[cmd_id] = pack(data)
         while len(replies) > keep:

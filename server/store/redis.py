@@ -165,15 +165,27 @@ class RedisStore(GroupCommitted):
         return int(await self._guard(self._client.incr(self.fence_key(check_room(room)))))
 
     async def save_reply(
-        self, room: str, seat: int, cmd_id: str, data: dict[str, Any], keep: int
+        self,
+        room: str,
+        seat: int,
+        cmd_id: str,
+        data: dict[str, Any],
+        keep: int,
+        *,
+        fence: int | None = None,
     ) -> None:
-        """Keep one answer of ``seat`` (at most ``keep`` per seat)."""
+        """Keep one answer of ``seat`` (at most ``keep`` per seat), fenced like an append."""
         self._check_open()
         key = self.replies_key(check_room(room))
-        keys = (key, f"{key}:{seat}")
-        await self._eval(
-            redis_lua.SAVE_REPLY, REPLY_SHA, keys, (f"{seat}:{cmd_id}", pack(data), keep)
-        )
+        keys = (key, f"{key}:{seat}", self.fence_key(room))
+        args = (f"{seat}:{cmd_id}", pack(data), keep, "" if fence is None else fence)
+        try:
+            await self._eval(redis_lua.SAVE_REPLY, REPLY_SHA, keys, args)
+        except StoreError as exc:
+            reply = str(exc.__cause__)
+            if isinstance(exc.__cause__, ResponseError) and reply.startswith("FENCED "):
+                raise StoreFenced(room, fence or 0, int(reply.split()[1])) from None
+            raise
 
     async def load_replies(self, room: str) -> list[tuple[int, str, dict[str, Any]]]:
         """Stored answers (each seat's in no particular order)."""

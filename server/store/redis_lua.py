@@ -42,8 +42,13 @@ return expected + #ARGV - 3
 """
 )
 
-# KEYS: replies hash, the seat's order list. ARGV: field, blob, how many to keep.
+# KEYS: replies hash, the seat's order list, fence. ARGV: field, blob, how many to keep,
+# fence epoch ("" for none). Error "FENCED <epoch>" (nothing written) on a stale epoch.
 SAVE_REPLY = """
+if ARGV[4] ~= '' then
+  local epoch = tonumber(redis.call('GET', KEYS[3]) or '0')
+  if epoch ~= tonumber(ARGV[4]) then return redis.error_reply('FENCED ' .. epoch) end
+end
 if redis.call('HSET', KEYS[1], ARGV[1], ARGV[2]) == 1 then
   redis.call('RPUSH', KEYS[2], ARGV[1])
   while redis.call('LLEN', KEYS[2]) > tonumber(ARGV[3]) do

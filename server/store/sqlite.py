@@ -142,10 +142,18 @@ class SqliteStore(GroupCommitted):
         return await self._call(self._fence, check_room(room))
 
     async def save_reply(
-        self, room: str, seat: int, cmd_id: str, data: dict[str, Any], keep: int
+        self,
+        room: str,
+        seat: int,
+        cmd_id: str,
+        data: dict[str, Any],
+        keep: int,
+        *,
+        fence: int | None = None,
     ) -> None:
         """Keep one answer of ``seat`` (at most ``keep`` per seat)."""
-        await self._call(self._save_reply, check_room(room), seat, cmd_id, pack(data), keep)
+        args = (check_room(room), seat, cmd_id, pack(data), keep, fence)
+        await self._call(self._save_reply, *args)
 
     async def load_replies(self, room: str) -> list[tuple[int, str, dict[str, Any]]]:
         """Stored answers, oldest first per seat."""
@@ -277,10 +285,14 @@ class SqliteStore(GroupCommitted):
         conn.execute("COMMIT")
         return epoch
 
-    def _save_reply(self, room: str, seat: int, cmd_id: str, blob: bytes, keep: int) -> None:
+    def _save_reply(
+        self, room: str, seat: int, cmd_id: str, blob: bytes, keep: int, fence: int | None
+    ) -> None:
         conn = self._db()
         conn.execute("BEGIN IMMEDIATE")
         try:
+            if fence is not None and self._epoch(room) != fence:
+                raise StoreFenced(room, fence, self._epoch(room))
             conn.execute(
                 "INSERT OR IGNORE INTO replies (room, seat, id, data) VALUES (?, ?, ?, ?)",
                 (room, seat, cmd_id, blob),

@@ -270,3 +270,49 @@ async def test_close_waits_for_appends_in_flight(durable_url: str) -> None:
         assert len(await reopened.list_rooms()) == 50
     finally:
         await reopened.close()
+
+
+async def test_stored_replies_are_fenced_like_appends(store: EventStore) -> None:
+    """A reply carrying an old fence epoch is refused and not kept; the current one is kept."""
+    from server.store import StoreFenced
+
+    await store.append("r-1", [ev(1)], 0)
+    old = await store.fence("r-1")
+    new = await store.fence("r-1")
+    with pytest.raises(StoreFenced):
+        await store.save_reply("r-1", 0, "x", {"type": "ack", "seq": 1}, 8, fence=old)
+    assert await store.load_replies("r-1") == []
+    await store.save_reply("r-1", 0, "x", {"type": "ack", "seq": 1}, 8, fence=new)
+    assert await store.load_replies("r-1") == [(0, "x", {"type": "ack", "seq": 1})]
+
+
+async def test_an_append_with_an_old_fence_epoch_is_refused(store: EventStore) -> None:
+    """Every fence() moves the epoch on; an append carrying an older one writes nothing."""
+    from server.store import StoreFenced
+
+    await store.append("r-1", [ev(1)], 0)
+    first = await store.fence("r-1")
+    second = await store.fence("r-1")
+    assert second > first
+    with pytest.raises(StoreFenced):
+        await store.append("r-1", [ev(2)], 1, fence=first)
+    assert await store.last_seq("r-1") == 1
+    assert await store.append("r-1", [ev(2)], 1, fence=second) == 2
+
+
+async def test_stored_replies_keep_the_last_ones_per_seat(store: EventStore) -> None:
+    """At most ``keep`` replies per seat survive; other seats are untouched."""
+    await store.append("r-1", [ev(1)], 0)
+    for i in range(5):
+        await store.save_reply("r-1", 0, f"a{i}", {"n": i}, 3)
+    await store.save_reply("r-1", 1, "b", {"n": 9}, 3)
+    kept = sorted((seat, cmd) for seat, cmd, _ in await store.load_replies("r-1"))
+    assert kept == [(0, "a2"), (0, "a3"), (0, "a4"), (1, "b")]
+
+
+async def test_driven_rooms_are_marked_and_unmarked(store: EventStore) -> None:
+    """set_driven adds and removes a room; driven_rooms lists the marked ones."""
+    await store.set_driven("r-1", True)
+    await store.set_driven("r-2", True)
+    await store.set_driven("r-1", False)
+    assert await store.driven_rooms() == ["r-2"]
