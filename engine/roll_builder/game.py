@@ -62,10 +62,11 @@ class RollBuilder:
         opts = {**self.default_options(), **options}
         rng = rng_for(seed, 0)
         cities = _cities(opts["city"], seats, rng.choice(sorted(CITIES)))
-        event = _event(opts["event"], seats, rng.choice(sorted(EVENTS)))
-        visionaries = _visionaries(
-            opts["visionaries"], rng.sample(sorted(VISIONARIES), MAX_VISIONARIES)
-        )
+        events = sorted(e for e, ev in EVENTS.items() if all(ev.fits(c) for c in cities))
+        event = _event(opts["event"], seats, rng.choice(events), events)
+        fitting = sorted(v for v, vis in VISIONARIES.items() if all(vis.fits(c) for c in cities))
+        drawn = rng.sample(fitting, min(MAX_VISIONARIES, len(fitting)))
+        visionaries = _visionaries(opts["visionaries"], drawn, fitting)
         dice = (rng.randint(1, 6), rng.randint(1, 6))
         return SetUp(seats, cities, event, visionaries, dice, seed)
 
@@ -142,7 +143,7 @@ def _cities(option: Any, seats: int, drawn: str) -> tuple[str, ...]:
     return tuple(option)
 
 
-def _event(option: Any, seats: int, drawn: str) -> str | None:
+def _event(option: Any, seats: int, drawn: str, fitting: list[str]) -> str | None:
     if option == "auto":
         return drawn if seats == 1 else None
     if option == "random":
@@ -151,12 +152,14 @@ def _event(option: Any, seats: int, drawn: str) -> str | None:
         return None
     if not isinstance(option, str) or option not in EVENTS:
         raise BadOptions(f"unknown event {option!r}; known: {sorted(EVENTS)}", field="event")
+    if option not in fitting:
+        raise BadOptions(f"event {option!r} is not played with these cities", field="event")
     return option
 
 
-def _visionaries(option: Any, drawn: list[str]) -> tuple[str, ...]:
+def _visionaries(option: Any, drawn: list[str], fitting: list[str]) -> tuple[str, ...]:
     if isinstance(option, int) and not isinstance(option, bool):
-        if not 0 <= option <= MAX_VISIONARIES:
+        if not 0 <= option <= min(MAX_VISIONARIES, len(fitting)):
             raise BadOptions(f"visionaries: 0 to {MAX_VISIONARIES}", field="visionaries")
         return tuple(drawn[:option])
     if (
@@ -169,4 +172,6 @@ def _visionaries(option: Any, drawn: list[str]) -> tuple[str, ...]:
         raise BadOptions(
             f"visionaries must be distinct, from {sorted(VISIONARIES)}", field="visionaries"
         )
+    if any(v not in fitting for v in option):
+        raise BadOptions("a visionary is not played with these cities", field="visionaries")
     return tuple(option)
