@@ -24,7 +24,7 @@ from typing import Any
 
 import attrs
 
-from engine.core import Game, Result, apply, games, get_game
+from engine.core import Game, Result, apply, choose, games, get_game
 from engine.errors import Rejection
 
 
@@ -78,10 +78,7 @@ def play_game(
 
 
 def _choose(game: Game[Any], state: Any, seat: int, name: str, rng: random.Random) -> Any:
-    legal = game.legal_commands(state, seat)
-    if not legal:
-        return None
-    return game.policies[name](game.view(state, seat), seat, legal, rng)
+    return choose(game, state, seat, game.policies[name], rng)
 
 
 def seat_policies(names: Sequence[str], players: int, game_index: int) -> tuple[str, ...]:

@@ -82,6 +82,7 @@ from engine.rollie.bots import policies as _policies
 from engine.rollie.evolve import create as _create
 from engine.rollie.evolve import evolve as _evolve
 from engine.rollie.model import COMMANDS, EVENTS, SetUp, State
+from engine.rollie.search import bot as _search_bot
 from engine.rollie.view import result as _result
 from engine.rollie.view import view as _view
 
@@ -110,7 +111,7 @@ class Rollie:
     max_seats = rules.MAX_SEATS
     commands = Registry("command", list(COMMANDS))
     events = Registry("event", list(EVENTS))
-    policies: Mapping[str, Policy] = _policies
+    policies: Mapping[str, Policy] = {**_policies, "search": _search_bot}
 
     def default_options(self) -> dict[str, Any]:
         return rules.default_options()
