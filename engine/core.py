@@ -103,7 +103,9 @@ class Result:
     ``detail`` is the game's own breakdown (plain data). Two keys have a meaning
     across games, for ``rollhouse simulate``: ``groups`` maps a name (``class``,
     ``city``, ``event``) to each seat's label, so scores can be summarised per label,
-    and ``survived_by_seat`` lists, per seat, whether a solo target was beaten.
+    ``survived_by_seat`` lists, per seat, whether a solo target was beaten, and
+    ``rates`` maps a name (``visionary``) to ``{label: [bool per seat]}`` (e.g. which
+    seats completed each visionary), reported as the share of seats.
     """
 
     scores: tuple[int, ...]

@@ -29,6 +29,7 @@ from engine.roll_builder.legal import timeout_command as _timeout
 from engine.roll_builder.model import COMMANDS, SetUp, State
 from engine.roll_builder.model import EVENTS as EVENT_TYPES
 from engine.roll_builder.scoring import by_category, items, total
+from engine.roll_builder.search import bot as plan_bot
 from engine.roll_builder.view import view as _view
 
 MAX_VISIONARIES = 5
@@ -44,7 +45,7 @@ class RollBuilder:
     max_seats = 6
     commands = Registry("command", list(COMMANDS))
     events = Registry("event", list(EVENT_TYPES))
-    policies: Mapping[str, Policy] = bot_policies
+    policies: Mapping[str, Policy] = {**bot_policies, "plan": plan_bot}
 
     def default_options(self) -> dict[str, Any]:
         """Every option with its default value."""
@@ -114,6 +115,11 @@ class RollBuilder:
                 for p in state.players
             ],
             "groups": {"city": [p.city for p in state.players]},
+            "rates": {
+                "visionary": {
+                    v: [v in p.visionaries for p in state.players] for v in state.visionaries
+                }
+            },
         }
         if state.seats == 1 and state.event is not None:
             target = EVENTS[state.event].target

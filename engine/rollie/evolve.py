@@ -47,6 +47,7 @@ def create(setup: SetUp) -> State:
         in_play=frozenset(range(n)),
         decided=frozenset(),
         priority=setup.priority,
+        opener=setup.first_player,
     )
 
 

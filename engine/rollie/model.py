@@ -282,6 +282,8 @@ class State:
     exhausted: frozenset[int] = frozenset()
     """Values whose pile has run out at some point this game."""
     priority: Priority = "arrival"
+    opener: int = 0
+    """The First player of round 1 (for the seat statistics)."""
     claims: tuple[Claim, ...] = ()
     """This turn's claims on a last bill or last token (turn priority only)."""
 

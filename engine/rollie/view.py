@@ -16,7 +16,9 @@ def result(state: State) -> Result | None:
     if state.phase != "over":
         return None
     scores, winners, seats = breakdown(state.wallets, state.tokens)
-    return Result(scores, winners, {"rounds": state.round, "seats": seats})
+    position = [(s - state.opener) % state.seats for s in range(state.seats)]
+    detail = {"rounds": state.round, "seats": seats, "groups": {"position": position}}
+    return Result(scores, winners, detail)
 
 
 def _bills(counts: Counts) -> dict[str, int]:
