@@ -61,8 +61,9 @@ from __future__ import annotations
 from engine.core import register
 from engine.roll_player.bots import policies
 from engine.roll_player.game import RollPlayer
+from engine.roll_player.search import bot as search_bot
 
-GAME = RollPlayer(policies)
+GAME = RollPlayer({**policies, "search": search_bot})
 register(GAME)
 
 __all__ = ["GAME", "RollPlayer"]

@@ -1,12 +1,12 @@
 """Rollie's search bot: Monte Carlo rollouts to the end of the round.
 
-For each candidate decision (Secure, or a bill of each takeable value) the bot
-copies the state, re-draws what it cannot see (the seed, so the dice to come, and
-the order of the face-down Start tokens), plays the candidate, and lets every seat
-play on with a quick threshold policy until the round ends (or the game does). A
-rollout is worth the seat's margin over the best other seat, counting Wallets with
-their bonus places and half of a Bet that stays for the next round. The candidate
-with the best mean margin is played.
+A policy-improvement bot over ``push``: it compares ``push``'s choice with its
+alternative (Secure against the best bill). For each it copies the state, re-draws
+what it cannot see (the seed, so the dice to come, and the order of the face-down
+Start tokens), plays the candidate, and lets every seat play on as ``push`` until
+the round ends (or the game does). A rollout is worth the seat's margin over the
+best other seat (:func:`_value`); every candidate meets the same re-drawn dice, and
+the one with the best mean margin is played.
 
 Rollie hides nothing else, so :func:`restore` rebuilds the exact table from any
 seat's view: the bot searches wherever it is hosted, the server's rooms included.
@@ -39,6 +39,8 @@ from engine.rollie.scoring import breakdown
 
 ROLLOUTS = 16
 """Rollouts per candidate decision."""
+HORIZON = "round"
+"""How far a rollout plays: to the end of the ``round`` or of the ``game``."""
 
 
 def _hide(state: State, rng: random.Random) -> State:
@@ -72,12 +74,21 @@ def _quick(state: State, seat: int, rng: random.Random) -> Any:
 
 
 def _value(state: State, seat: int) -> float:
-    """The seat's margin over the best other seat, as things stand: Wallets with their
-    bonus places, and half of any Bet still on the table (it stays for next round)."""
-    scores = list(breakdown(state.wallets, state.tokens)[0])
-    halves = [worth(bet) / 2 for bet in state.bets]
-    totals = [s + h for s, h in zip(scores, halves, strict=True)]
-    return totals[seat] - max(t for i, t in enumerate(totals) if i != seat)
+    """At the end of the game: a win (shared wins split) plus a hundredth of the
+    margin over the best other seat. Before it, that margin as things stand, with
+    bonus places weighted by how much of the game is played and half of each Bet."""
+    scores = breakdown(state.wallets, state.tokens)[0]
+    if state.phase == "over":
+        margin = scores[seat] - max(t for i, t in enumerate(scores) if i != seat)
+        best = max(scores)
+        win = 1 / scores.count(best) if scores[seat] == best else 0.0
+        return win + margin / 100
+    played = state.round / (state.round + len(state.face_down))
+    totals = [
+        worth(w) + played * (s - worth(w)) + worth(b) / 2
+        for s, w, b in zip(scores, state.wallets, state.bets, strict=True)
+    ]
+    return (totals[seat] - max(t for i, t in enumerate(totals) if i != seat)) / 100
 
 
 def _step(state: State, command: Any) -> tuple[State, bool]:
@@ -95,8 +106,8 @@ def rollout(state: State, seat: int, first: Any, rng: random.Random) -> float:
         state, ended = _step(state, first)
     except Rejection:
         return float("-inf")
-    for _ in range(500):
-        if ended or state.phase == "over":
+    for _ in range(2000):
+        if (ended and HORIZON == "round") or state.phase == "over":
             break
         waiting = sorted(rules.awaiting(state))
         rng.shuffle(waiting)
