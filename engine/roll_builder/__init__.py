@@ -69,10 +69,11 @@ Decisions where the rulebook is silent (or leans on icons we do not have):
     Tidehaven, whose fishing fleets, harbours and lamp row need coast roads (the Flood
     now recedes after turn 7).
 
-Balance (measured with the bots, solo, 40 games per sheet): a good game (the greedy
-bot) scores in the sheet's band: Tidehaven 80-120 (mean 95), Highcrag 75-115 (mean
-95); random play averages 55-60. Event targets sit near the greedy mean, so the
-greedy bot survives 57-75% of events and random play almost never.
+Balance: see ``docs/balance.md`` (measured with the ``plan`` search bot and the
+``greedy`` bot). Solo, both sheets score about 96-98 with ``greedy`` and a few points
+more with ``plan``; event targets sit near those means, so ``greedy`` survives about
+half of the events; random play almost never does. Bots: ``greedy``, ``random`` and
+``plan`` (``search.py``, turn plans tried on a copy of the state).
 """
 
 from __future__ import annotations

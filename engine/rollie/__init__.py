@@ -64,6 +64,9 @@ Where the rulebook is silent or ambiguous, this engine decides:
   or the round in which a second pile ran out. Bets still on the table go back to
   the Bank; only Wallets score. Bonus tokens follow the races in
   :mod:`.scoring`; winners are every seat with the highest total (ties shared).
+* **Bots.** ``push`` (the default), ``random`` and ``search`` (``search.py``: rollouts
+  of the round over ``push``; it rebuilds the table from the seat's view, so rooms
+  can host it; about 0.1-0.5 s a decision).
 * **Clock.** :func:`awaiting` is the roller while rolling, else every undecided
   player in play; their clocks run together. The server stamps time and owns the
   duration (a server room option); when a clock runs out the server submits
