@@ -26,6 +26,10 @@ carry the acting ``seat``, which the server fills from the authenticated
 connection. :mod:`engine.data` converts them to and from plain data.
 
 Replaying the log reproduces the state exactly: ``replay(game, events)``.
+
+Bots are :data:`Policy` functions of the seat's view. A bot that searches ahead with
+the engine is a :class:`SearchBot`: still a Policy for any host, and given the state
+by hosts that hold it (:func:`choose`).
 """
 
 from __future__ import annotations
@@ -51,6 +55,47 @@ Policy = Callable[[dict[str, Any], int, list[Any], random.Random], Any]
 Pure: it sees only what the seat's view shows, and draws only from ``rng``."""
 
 
+StatePolicy = Callable[[Any, int, list[Any], random.Random], Any]
+"""A search bot's core: ``search(state, seat, legal_commands, rng) -> command``."""
+
+
+@attrs.frozen
+class SearchBot:
+    """A bot that looks ahead with the pure engine (copies of the state, trial moves).
+
+    It is a :data:`Policy` like any other: ``bot(view, seat, legal, rng)`` works for
+    every host (the server's room calls exactly that). Through that call it searches
+    when the game can ``restore`` a state from the seat's view, and otherwise plays
+    ``fallback``. A host that holds the state (``rollhouse simulate``) calls
+    :func:`choose`, which hands the state to ``search``. Either way ``search`` must
+    first re-draw everything the seat's view does not show (the seed, hence future
+    dice; shuffled decks and bags), so it never uses hidden information.
+    """
+
+    search: StatePolicy
+    fallback: Policy
+    restore: Callable[[dict[str, Any], int, random.Random], Any] | None = None
+    """A state consistent with what ``seat`` sees, its hidden parts drawn from ``rng``."""
+
+    def __call__(
+        self, view: dict[str, Any], seat: int, legal: list[Any], rng: random.Random
+    ) -> Any:
+        if self.restore is not None:
+            return self.search(self.restore(view, seat, rng), seat, legal, rng)
+        return self.fallback(view, seat, legal, rng)
+
+
+def choose(game: Game[State], state: State, seat: int, policy: Policy, rng: random.Random) -> Any:
+    """The command ``policy`` plays for ``seat`` (None when it has nothing legal); a
+    :class:`SearchBot` is given the state, any other policy the seat's view."""
+    legal = game.legal_commands(state, seat)
+    if not legal:
+        return None
+    if isinstance(policy, SearchBot):
+        return policy.search(state, seat, legal, rng)
+    return policy(game.view(state, seat), seat, legal, rng)
+
+
 @attrs.frozen
 class Result:
     """How a finished game came out: each seat's total and the winners (ties shared).
@@ -58,7 +103,9 @@ class Result:
     ``detail`` is the game's own breakdown (plain data). Two keys have a meaning
     across games, for ``rollhouse simulate``: ``groups`` maps a name (``class``,
     ``city``, ``event``) to each seat's label, so scores can be summarised per label,
-    and ``survived_by_seat`` lists, per seat, whether a solo target was beaten.
+    ``survived_by_seat`` lists, per seat, whether a solo target was beaten, and
+    ``rates`` maps a name (``visionary``) to ``{label: [bool per seat]}`` (e.g. which
+    seats completed each visionary), reported as the share of seats.
     """
 
     scores: tuple[int, ...]

@@ -24,7 +24,7 @@ from typing import Any
 
 import attrs
 
-from engine.core import Game, Result, apply, games, get_game
+from engine.core import Game, Result, apply, choose, games, get_game
 from engine.errors import Rejection
 
 
@@ -78,10 +78,7 @@ def play_game(
 
 
 def _choose(game: Game[Any], state: Any, seat: int, name: str, rng: random.Random) -> Any:
-    legal = game.legal_commands(state, seat)
-    if not legal:
-        return None
-    return game.policies[name](game.view(state, seat), seat, legal, rng)
+    return choose(game, state, seat, game.policies[name], rng)
 
 
 def seat_policies(names: Sequence[str], players: int, game_index: int) -> tuple[str, ...]:
@@ -151,7 +148,27 @@ def summarise(
     groups = summarise_groups(runs)
     if groups:
         summary["groups"] = groups
+    rates = summarise_rates(runs)
+    if rates:
+        summary["rates"] = rates
     return summary
+
+
+def summarise_rates(runs: Sequence[GameRun]) -> dict[str, dict[str, dict[str, Any]]]:
+    """For each ``detail["rates"]`` name and label: seats dealt it and the share of
+    them for which it held (e.g. a visionary completed)."""
+    seen: dict[str, dict[str, list[bool]]] = {}
+    for run in runs:
+        for name, by_label in (run.result.detail.get("rates") or {}).items():
+            for label, flags in by_label.items():
+                seen.setdefault(name, {}).setdefault(str(label), []).extend(map(bool, flags))
+    return {
+        name: {
+            label: {"seats": len(flags), "rate": round(sum(flags) / len(flags), 4)}
+            for label, flags in sorted(by_label.items())
+        }
+        for name, by_label in seen.items()
+    }
 
 
 def summarise_groups(runs: Sequence[GameRun]) -> dict[str, dict[str, dict[str, Any]]]:
@@ -161,6 +178,7 @@ def summarise_groups(runs: Sequence[GameRun]) -> dict[str, dict[str, dict[str, A
     the games report ``detail["survived_by_seat"]`` (solo targets).
     """
     scores: dict[str, dict[str, list[int]]] = {}
+    wins: dict[str, dict[str, float]] = {}
     survived: dict[str, dict[str, list[bool]]] = {}
     for run in runs:
         detail = run.result.detail
@@ -172,6 +190,9 @@ def summarise_groups(runs: Sequence[GameRun]) -> dict[str, dict[str, dict[str, A
                 scores.setdefault(group, {}).setdefault(str(label), []).append(
                     run.result.scores[seat]
                 )
+                share = 1 / len(run.result.winners) if seat in run.result.winners else 0.0
+                tally = wins.setdefault(group, {})
+                tally[str(label)] = tally.get(str(label), 0.0) + share
                 if isinstance(lived, list):
                     survived.setdefault(group, {}).setdefault(str(label), []).append(
                         bool(lived[seat])
@@ -182,6 +203,7 @@ def summarise_groups(runs: Sequence[GameRun]) -> dict[str, dict[str, dict[str, A
         for label, values in sorted(by_label.items()):
             row: dict[str, Any] = {
                 "seats": len(values),
+                "win_rate": round(wins[group][label] / len(values), 4),
                 "mean_score": _mean(values),
                 "p10": _quantile(values, 0.1),
                 "p90": _quantile(values, 0.9),
@@ -223,11 +245,15 @@ def render(summary: dict[str, Any]) -> str:
         for label, row in by_label.items():
             line = (
                 f"    {label:>14}: mean {row['mean_score']}, band p10-p90 {row['p10']:g}-{row['p90']:g}"
-                f" over {row['seats']} seats"
+                f", win rate {row['win_rate']:.1%} over {row['seats']} seats"
             )
             if "survival_rate" in row:
                 line += f", survived {row['survival_rate']:.0%}"
             lines.append(line)
+    for name, by_label in summary.get("rates", {}).items():
+        lines.append(f"  {name} reached:")
+        for label, row in by_label.items():
+            lines.append(f"    {label:>14}: {row['rate']:.0%} of {row['seats']} seats")
     lines.append(
         f"  {summary['commands_applied']} commands applied in {summary['seconds']} s:"
         f" {summary['commands_per_second']} commands/s"

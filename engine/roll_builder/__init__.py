@@ -16,12 +16,18 @@ Decisions where the rulebook is silent (or leans on icons we do not have):
    showing n builds building n (buildings are numbered 1-6) and fills a wonder box
    numbered n; bonus actions (map, wonder, turn bonus) build any building or fill
    any available box.
-4. Unspent food, supplies, ideas, roads and actions are lost when the seat is done;
-   leftover favor and strength are converted onto their tracks automatically
-   (converting never costs points); once a track is full the rest is lost.
-5. Wealth is always stored at once (storing never costs anything): "stored wealth"
-   is simply wealth not spent; paying an innovation circle with wealth spends it.
-   A sheet has a fixed number of storage circles; wealth beyond them is lost.
+4. Favor and strength may be converted during the turn (command ``convert``, one or
+   more track spaces at once): the track moves at once, so a grey wonder box that
+   opens at "4 converted favor" opens in the same turn. Unspent food, supplies,
+   ideas, roads and actions are lost when the seat is done; leftover favor and
+   strength are converted onto their tracks automatically (converting never costs
+   points); once a track is full the rest is lost.
+5. Wealth is stored at once (storing never costs anything): "stored wealth" is simply
+   wealth not spent; paying an innovation circle with wealth spends it. A sheet has a
+   fixed number of storage circles. Wealth gained while every circle is marked is
+   "used immediately" (the rulebook's other option): it stays in the pool's wealth
+   slot, may be spent this turn (before stored wealth), and is lost at the turn's end.
+   A loss of wealth (Raiders) takes wealth in hand first.
 6. "Innovation bonus" is the resource ``idea``; it pays any circle, and is the only
    thing that pays an ``idea`` circle; like food it is lost at the end of the turn.
    Cost circles may be crossed off across several turns; an innovation is
@@ -31,14 +37,20 @@ Decisions where the rulebook is silent (or leans on icons we do not have):
 8. A road touches the network if it shares a corner with a road. Edges exist only
    where at least one side is a full space; water-water edges need an ``allow
    water`` ability and cliff edges an ``allow cliff`` ability; events may forbid an
-   edge kind. A space is connected when a road touches any of its corners.
+   edge kind, all game or on listed turns (our Flood: coast edges on turns 1-7). A
+   space is connected when a road touches any of its corners.
 9. Marking a space with an X (to gain what it shows) is a free command once the space
    is connected; map points need no X. Buildings go on full, connected land spaces
    with no building yet, X or not.
 10. Abilities of a building or a marked map space last for that turn; those of innovations,
     visionaries, city specials and events for the game. Triggers of abilities
     already in force happen before the new building's own gain.
-11. Visionaries are checked when every seat is done with a turn. Every seat that
+11. Visionaries are checked when every seat is done with a turn, on the city as it
+    stands then: a goal met during a turn but not at its end does not count (only
+    stored wealth can fall within a turn: Zenobia's 10 stored wealth must still be
+    there when the turn ends). The rulebook's "if, on a turn, any player completes the
+    goal" is read as the turn list's rhythm: a turn's result is what is crossed off
+    when all players are ready to continue. Every seat that
     completes one on the first turn anyone does gets the corner points (ties share
     the honour); later completers get only the bonus. Solo: no corner points. Bonus
     gains arrive in the next turn's pool (lost after turn 15).
@@ -48,11 +60,20 @@ Decisions where the rulebook is silent (or leans on icons we do not have):
 13. A seat whose clock runs out is done (``timeout_command`` = ``done``).
 14. Visionary goals and bonuses, events, buildings, wonders and innovations are our
     own designs; see ``clients/web/rules/roll-builder.md`` and the files in ``content/``.
+15. "If a specific Visionary does not work with a specific map, adjust set-up as
+    necessary": a card may list the ``cities`` it is dealt with, and the load-time
+    check (``check.py``) refuses any visionary whose goal is beyond what a city it can
+    be dealt with allows, and any event that switches off a city's ability or grey
+    wonder box for the whole game. It found Akhenaten (10 converted favor) on Highcrag,
+    whose favor track had 9 spaces (now 10: ``... 16, 20, 24``), and The Flood with
+    Tidehaven, whose fishing fleets, harbours and lamp row need coast roads (the Flood
+    now recedes after turn 7).
 
-Balance (measured with the bots, solo, 40 games per sheet): a good game (the greedy
-bot) scores in the sheet's band: Tidehaven 80-120 (mean 95), Highcrag 75-115 (mean
-95); random play averages 55-60. Event targets sit near the greedy mean, so the
-greedy bot survives 57-75% of events and random play almost never.
+Balance: see ``docs/balance.md`` (measured with the ``plan`` search bot and the
+``greedy`` bot). Solo, both sheets score about 96-98 with ``greedy`` and a few points
+more with ``plan``; event targets sit near those means, so ``greedy`` survives about
+half of the events; random play almost never does. Bots: ``greedy``, ``random`` and
+``plan`` (``search.py``, turn plans tried on a copy of the state).
 """
 
 from __future__ import annotations

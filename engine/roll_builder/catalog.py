@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Protocol, TypeVar
 
+from engine.roll_builder.check import check_content
 from engine.roll_builder.content import (
     NOTHING,
     Ability,
@@ -231,9 +232,10 @@ def _special(data: Json, path: str) -> tuple[Ability, str]:
 
 def parse_event(data: Json, where: str) -> GameEvent:
     """An event from its JSON object."""
-    d = obj(data, where, {"id", "name", "target", "text", "abilities"})
+    d = obj(data, where, {"id", "name", "target", "text", "abilities"}, {"cities"})
     abilities = array(d["abilities"], f"{where}.abilities")
     return GameEvent(
+        cities=_names(d.get("cities", []), f"{where}.cities"),
         id=text(d["id"], f"{where}.id"),
         name=text(d["name"], f"{where}.name"),
         target=integer(d["target"], f"{where}.target", 1),
@@ -244,8 +246,9 @@ def parse_event(data: Json, where: str) -> GameEvent:
 
 def parse_visionary(data: Json, where: str) -> Visionary:
     """A visionary from its JSON object."""
-    d = obj(data, where, {"id", "name", "goal", "corner", "bonus", "text"})
+    d = obj(data, where, {"id", "name", "goal", "corner", "bonus", "text"}, {"cities"})
     return Visionary(
+        cities=_names(d.get("cities", []), f"{where}.cities"),
         id=text(d["id"], f"{where}.id"),
         name=text(d["name"], f"{where}.name"),
         goal=condition(d["goal"], f"{where}.goal"),
@@ -253,6 +256,10 @@ def parse_visionary(data: Json, where: str) -> Visionary:
         bonus=effect(d["bonus"], f"{where}.bonus"),
         text=text(d["text"], f"{where}.text"),
     )
+
+
+def _names(data: Json, path: str) -> tuple[str, ...]:
+    return tuple(text(c, f"{path}[{i}]") for i, c in enumerate(array(data, path)))
 
 
 def load_cities() -> dict[str, City]:
@@ -300,3 +307,4 @@ def load_visionaries() -> dict[str, Visionary]:
 CITIES: Mapping[str, City] = load_cities()
 EVENTS: Mapping[str, GameEvent] = load_events()
 VISIONARIES: Mapping[str, Visionary] = load_visionaries()
+check_content(CITIES, EVENTS, VISIONARIES)

@@ -41,12 +41,18 @@ ABILITY_KINDS: Mapping[str, str] = {
     "end_points": "at the end, `points` per `per` of metric `metric` (Bonus)",
     "ring_points": "at the end, `points` per space ringed by six roads (Road network)",
     "gain_adjust": "every gain of `resource` is changed by `delta` (never below 0)",
-    "forbid_road": "no road may be placed on edges of kind `where`",
+    "forbid_road": "no road may be placed on edges of kind `where` (on the `turns` listed; none: all game)",
     "turn_gain": "at the roll of each turn in `turns`, you get `effect`",
 }
 """The whole vocabulary of abilities, with the meaning of their parameters."""
 
 EDGE_KINDS: tuple[str, ...] = ("any", "land", "coast", "water", "cliff", "coast_or_cliff")
+
+
+def edge_matches(where: str, kind: str) -> bool:
+    """Whether an ability's ``where`` covers an edge of ``kind``."""
+    return where in ("any", kind) or (where == "coast_or_cliff" and kind in ("coast", "cliff"))
+
 
 METRICS: Mapping[str, str] = {
     "buildings": "building marks on the map",
@@ -203,6 +209,12 @@ class GameEvent:
     target: int
     text: str
     abilities: tuple[Ability, ...]
+    cities: tuple[str, ...] = ()
+    """The cities it is dealt with (none listed: every city)."""
+
+    def fits(self, city: str) -> bool:
+        """Whether this event is dealt with ``city``."""
+        return not self.cities or city in self.cities
 
 
 @attrs.frozen
@@ -215,3 +227,9 @@ class Visionary:
     corner: int
     bonus: Effect
     text: str
+    cities: tuple[str, ...] = ()
+    """The cities it is dealt with (none listed: every city)."""
+
+    def fits(self, city: str) -> bool:
+        """Whether this visionary is dealt with ``city``."""
+        return not self.cities or city in self.cities

@@ -11,7 +11,7 @@ from engine.core import rng_for
 from engine.errors import GameOver, NotASeat
 from engine.roll_builder import errors as err
 from engine.roll_builder.catalog import VISIONARIES
-from engine.roll_builder.content import RESOURCES, WEALTH
+from engine.roll_builder.content import FAVOR, RESOURCES, STRENGTH, WEALTH
 from engine.roll_builder.effects import active, allowed, city_of, of_kind, payers
 from engine.roll_builder.evolve import evolve
 from engine.roll_builder.hexmap import Edge, are_neighbours, edge, network
@@ -20,6 +20,8 @@ from engine.roll_builder.model import (
     Build,
     Built,
     Command,
+    Convert,
+    Converted,
     DieUsed,
     Discovered,
     Done,
@@ -66,6 +68,8 @@ def decide(state: State, command: Command) -> tuple[Event, ...]:
             return (_mark(p, seat, space),)
         case Pay():
             return _pay(state, p, command)
+        case Convert():
+            return (_convert(p, command),)
         case Done():
             return _done(state, seat)
     raise err.BadAction(f"not a Roll Builder command: {command!r}")  # pragma: no cover
@@ -97,7 +101,7 @@ def _road(state: State, p: Player, raw: tuple[int, int, int, int]) -> Edge:
     if e in p.roads:
         raise err.RoadTaken("there is a road here already")
     kind = geometry.kind(e)
-    if not allowed(kind, active(p, state.event)):
+    if not allowed(kind, active(p, state.event), state.turn):
         raise err.RoadForbidden(f"roads may not be placed on {kind} edges", kind=kind)
     if not geometry.touches(e, network(p.roads)):
         raise err.NotConnected("a road must touch an existing road")
@@ -176,11 +180,34 @@ def _pay(state: State, p: Player, c: Pay) -> tuple[Event, ...]:
 
 
 def has(p: Player, resource: str) -> bool:
-    """Whether ``p`` can spend one ``resource`` now."""
+    """Whether ``p`` can spend one ``resource`` now (wealth: stored or in hand)."""
     if resource not in RESOURCES:
         return False
     i = RESOURCES.index(resource)
-    return (p.wealth if i == WEALTH else p.pool[i]) > 0
+    return p.pool[i] + (p.wealth if i == WEALTH else 0) > 0
+
+
+TRACKS = {"favor": FAVOR, "strength": STRENGTH}
+
+
+def room_on_track(p: Player, resource: str) -> int:
+    """Spaces left on the ``favor`` or ``strength`` track."""
+    city = city_of(p)
+    if resource == "favor":
+        return len(city.favor_track) - 1 - p.favor
+    return len(city.strength_track) - 1 - p.strength
+
+
+def _convert(p: Player, c: Convert) -> Converted:
+    if c.resource not in TRACKS:
+        raise err.NotConvertible(f"only favor and strength convert, not {c.resource!r}")
+    if not 1 <= c.amount <= p.pool[TRACKS[c.resource]]:
+        raise err.NotConvertible(f"you have {p.pool[TRACKS[c.resource]]} {c.resource} this turn")
+    if c.amount > room_on_track(p, c.resource):
+        raise err.TrackFull(
+            f"the {c.resource} track has {room_on_track(p, c.resource)} spaces left"
+        )
+    return Converted(c.seat, c.resource, c.amount)
 
 
 def _done(state: State, seat: int) -> tuple[Event, ...]:

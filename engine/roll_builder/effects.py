@@ -12,7 +12,15 @@ from typing import Literal
 import attrs
 
 from engine.roll_builder.catalog import CITIES, EVENTS
-from engine.roll_builder.content import RESOURCES, WEALTH, Ability, City, Effect, Gains
+from engine.roll_builder.content import (
+    RESOURCES,
+    WEALTH,
+    Ability,
+    City,
+    Effect,
+    Gains,
+    edge_matches,
+)
 from engine.roll_builder.hexmap import Edge, edge_hexes
 from engine.roll_builder.model import Player
 
@@ -39,11 +47,6 @@ def of_kind(abilities: Iterable[Ability], kind: str) -> list[Ability]:
     return [a for a in abilities if a.kind == kind]
 
 
-def edge_matches(where: str, kind: str) -> bool:
-    """Whether an ability's ``where`` covers an edge of ``kind``."""
-    return where in ("any", kind) or (where == "coast_or_cliff" and kind in ("coast", "cliff"))
-
-
 def adjusted(gain: Gains, abilities: Sequence[Ability]) -> Gains:
     """``gain`` after every ``gain_adjust``: each positive amount moves by ``delta``,
     never below 0."""
@@ -56,17 +59,26 @@ def adjusted(gain: Gains, abilities: Sequence[Ability]) -> Gains:
 
 
 def add_gain(p: Player, gain: Gains, abilities: Sequence[Ability]) -> Player:
-    """``p`` after gaining ``gain``: wealth is stored (up to the sheet's storage),
-    the rest joins the pool; a negative amount takes what there is."""
+    """``p`` after gaining ``gain``: wealth is stored up to the sheet's storage and the
+    rest stays in the pool's wealth slot for this turn; everything else joins the pool;
+    a negative amount takes what there is (wealth in hand first)."""
     g = adjusted(gain, abilities)
-    pool = tuple(
-        0 if i == WEALTH else max(0, a + b) for i, (a, b) in enumerate(zip(p.pool, g, strict=True))
-    )
+    pool = [max(0, a + b) for a, b in zip(p.pool, g, strict=True)]
+    wealth = max(0, p.wealth + p.pool[WEALTH] + g[WEALTH])
+    stored = min(city_of(p).storage, wealth)
+    pool[WEALTH] = wealth - stored
     return attrs.evolve(
-        p,
-        pool=(pool[0], pool[1], pool[2], pool[3], pool[4], pool[5]),
-        wealth=min(city_of(p).storage, max(0, p.wealth + g[WEALTH])),
+        p, pool=(pool[0], pool[1], pool[2], pool[3], pool[4], pool[5]), wealth=stored
     )
+
+
+def spend(p: Player, resource: int) -> Player:
+    """``p`` after spending one of ``resource``: wealth in hand before stored wealth."""
+    pool = list(p.pool)
+    if resource == WEALTH and not pool[WEALTH]:
+        return attrs.evolve(p, wealth=p.wealth - 1)
+    pool[resource] -= 1
+    return attrs.evolve(p, pool=(pool[0], pool[1], pool[2], pool[3], pool[4], pool[5]))
 
 
 def apply(
@@ -128,11 +140,13 @@ def ring_count(p: Player) -> int:
     return sum(1 for h in geometry.terrain if geometry.ringed(h, p.roads))
 
 
-def allowed(kind: str, abilities: Sequence[Ability]) -> bool:
-    """Whether a road may go on an edge of ``kind``: water and cliff edges need an
-    ``allow``; any ``forbid_road`` covering it wins."""
-    if any(edge_matches(a.where, kind) for a in of_kind(abilities, "forbid_road")):
-        return False
+def allowed(kind: str, abilities: Sequence[Ability], turn: int = 0) -> bool:
+    """Whether a road may go on an edge of ``kind`` on ``turn``: water and cliff edges
+    need an ``allow``; any ``forbid_road`` covering it (on that turn, when it lists
+    ``turns``) wins."""
+    for a in of_kind(abilities, "forbid_road"):
+        if edge_matches(a.where, kind) and (not a.turns or turn in a.turns):
+            return False
     if kind in ("water", "cliff"):
         return any(a.where == kind for a in of_kind(abilities, "allow"))
     return True

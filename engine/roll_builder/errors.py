@@ -31,7 +31,9 @@ Exception tree (below :class:`engine.errors.Rejection`)::
         ├── NoSuchCircle       roll_builder/no_such_circle
         ├── CirclePaid         roll_builder/circle_paid
         ├── CannotPay          roll_builder/cannot_pay
-        └── NotEnough          roll_builder/not_enough
+        ├── NotEnough          roll_builder/not_enough
+        ├── NotConvertible     roll_builder/not_convertible
+        └── TrackFull          roll_builder/track_full
 """
 
 from __future__ import annotations
@@ -199,3 +201,15 @@ class NotEnough(RollBuilderRejection):
     """You have none of this resource to spend."""
 
     code = "roll_builder/not_enough"
+
+
+class NotConvertible(RollBuilderRejection):
+    """Only favor and strength convert, one or more at a time, from this turn's pool."""
+
+    code = "roll_builder/not_convertible"
+
+
+class TrackFull(RollBuilderRejection):
+    """The track has no space left for that many conversions."""
+
+    code = "roll_builder/track_full"

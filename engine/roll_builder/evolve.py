@@ -16,7 +16,6 @@ from engine.roll_builder.content import (
     NO_GAINS,
     RESOURCES,
     STRENGTH,
-    WEALTH,
     Effect,
     Gains,
     single,
@@ -28,9 +27,11 @@ from engine.roll_builder.effects import (
     after_wonder,
     apply,
     city_of,
+    spend,
 )
 from engine.roll_builder.model import (
     Built,
+    Converted,
     DieUsed,
     Discovered,
     Event,
@@ -142,6 +143,8 @@ def _player(p: Player, event: Event, ev: str | None) -> Player:
             inv = city_of(p).innovation(ident)
             p = attrs.evolve(p, discovered=(*p.discovered, ident))
             return apply(p, inv.effect, abilities, inv.name, "game") if inv else p
+        case Converted(resource=resource, amount=amount):
+            return _converted(p, resource, amount)
         case TurnFinished():
             return _finish(p)
     raise TypeError(f"not a Roll Builder event: {event!r}")  # pragma: no cover
@@ -153,12 +156,17 @@ def _spend(tokens: tuple[int, ...], face: int) -> tuple[int, ...]:
 
 
 def _paid(p: Player, resource: str) -> Player:
-    i = RESOURCES.index(resource)
-    if i == WEALTH:
-        return attrs.evolve(p, wealth=p.wealth - 1)
+    return spend(p, RESOURCES.index(resource))
+
+
+def _converted(p: Player, resource: str, amount: int) -> Player:
+    """Move ``amount`` from the pool onto the track, at once."""
     pool = list(p.pool)
-    pool[i] -= 1
-    return attrs.evolve(p, pool=_gains(pool))
+    if resource == "favor":
+        pool[FAVOR] -= amount
+        return attrs.evolve(p, pool=_gains(pool), favor=p.favor + amount)
+    pool[STRENGTH] -= amount
+    return attrs.evolve(p, pool=_gains(pool), strength=p.strength + amount)
 
 
 def _finish(p: Player) -> Player:

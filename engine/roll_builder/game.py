@@ -29,6 +29,7 @@ from engine.roll_builder.legal import timeout_command as _timeout
 from engine.roll_builder.model import COMMANDS, SetUp, State
 from engine.roll_builder.model import EVENTS as EVENT_TYPES
 from engine.roll_builder.scoring import by_category, items, total
+from engine.roll_builder.search import bot as plan_bot
 from engine.roll_builder.view import view as _view
 
 MAX_VISIONARIES = 5
@@ -44,7 +45,7 @@ class RollBuilder:
     max_seats = 6
     commands = Registry("command", list(COMMANDS))
     events = Registry("event", list(EVENT_TYPES))
-    policies: Mapping[str, Policy] = bot_policies
+    policies: Mapping[str, Policy] = {**bot_policies, "plan": plan_bot}
 
     def default_options(self) -> dict[str, Any]:
         """Every option with its default value."""
@@ -62,10 +63,11 @@ class RollBuilder:
         opts = {**self.default_options(), **options}
         rng = rng_for(seed, 0)
         cities = _cities(opts["city"], seats, rng.choice(sorted(CITIES)))
-        event = _event(opts["event"], seats, rng.choice(sorted(EVENTS)))
-        visionaries = _visionaries(
-            opts["visionaries"], rng.sample(sorted(VISIONARIES), MAX_VISIONARIES)
-        )
+        events = sorted(e for e, ev in EVENTS.items() if all(ev.fits(c) for c in cities))
+        event = _event(opts["event"], seats, rng.choice(events), events)
+        fitting = sorted(v for v, vis in VISIONARIES.items() if all(vis.fits(c) for c in cities))
+        drawn = rng.sample(fitting, min(MAX_VISIONARIES, len(fitting)))
+        visionaries = _visionaries(opts["visionaries"], drawn, fitting)
         dice = (rng.randint(1, 6), rng.randint(1, 6))
         return SetUp(seats, cities, event, visionaries, dice, seed)
 
@@ -113,6 +115,11 @@ class RollBuilder:
                 for p in state.players
             ],
             "groups": {"city": [p.city for p in state.players]},
+            "rates": {
+                "visionary": {
+                    v: [v in p.visionaries for p in state.players] for v in state.visionaries
+                }
+            },
         }
         if state.seats == 1 and state.event is not None:
             target = EVENTS[state.event].target
@@ -142,7 +149,7 @@ def _cities(option: Any, seats: int, drawn: str) -> tuple[str, ...]:
     return tuple(option)
 
 
-def _event(option: Any, seats: int, drawn: str) -> str | None:
+def _event(option: Any, seats: int, drawn: str, fitting: list[str]) -> str | None:
     if option == "auto":
         return drawn if seats == 1 else None
     if option == "random":
@@ -151,12 +158,14 @@ def _event(option: Any, seats: int, drawn: str) -> str | None:
         return None
     if not isinstance(option, str) or option not in EVENTS:
         raise BadOptions(f"unknown event {option!r}; known: {sorted(EVENTS)}", field="event")
+    if option not in fitting:
+        raise BadOptions(f"event {option!r} is not played with these cities", field="event")
     return option
 
 
-def _visionaries(option: Any, drawn: list[str]) -> tuple[str, ...]:
+def _visionaries(option: Any, drawn: list[str], fitting: list[str]) -> tuple[str, ...]:
     if isinstance(option, int) and not isinstance(option, bool):
-        if not 0 <= option <= MAX_VISIONARIES:
+        if not 0 <= option <= min(MAX_VISIONARIES, len(fitting)):
             raise BadOptions(f"visionaries: 0 to {MAX_VISIONARIES}", field="visionaries")
         return tuple(drawn[:option])
     if (
@@ -169,4 +178,6 @@ def _visionaries(option: Any, drawn: list[str]) -> tuple[str, ...]:
         raise BadOptions(
             f"visionaries must be distinct, from {sorted(VISIONARIES)}", field="visionaries"
         )
+    if any(v not in fitting for v in option):
+        raise BadOptions("a visionary is not played with these cities", field="visionaries")
     return tuple(option)

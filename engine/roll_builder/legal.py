@@ -8,12 +8,13 @@ cost circle reachable now, and ``Done``.
 from __future__ import annotations
 
 from engine.roll_builder.content import RESOURCES
-from engine.roll_builder.decide import box_open, has
+from engine.roll_builder.decide import TRACKS, box_open, has, room_on_track
 from engine.roll_builder.effects import active, allowed, city_of, of_kind, payers
 from engine.roll_builder.hexmap import network
 from engine.roll_builder.model import (
     Build,
     Command,
+    Convert,
     Done,
     FillWonder,
     MarkSpace,
@@ -37,6 +38,7 @@ def legal_commands(state: State, seat: int) -> list[Command]:
         *_wonder(p, seat),
         *_marks(p, seat),
         *_pays(state, p, seat),
+        *_converts(p, seat),
         Done(seat),
     ]
 
@@ -78,7 +80,7 @@ def _roads(state: State, p: Player, seat: int) -> list[Command]:
     return [
         PlaceRoad(seat, e)
         for e in sorted(geometry.edges - p.roads)
-        if geometry.touches(e, reach) and allowed(geometry.kind(e), abilities)
+        if geometry.touches(e, reach) and allowed(geometry.kind(e), abilities, state.turn)
     ]
 
 
@@ -136,4 +138,12 @@ def _pays(state: State, p: Player, seat: int) -> list[Command]:
                 continue
             ok = payers(cost, abilities)
             out.extend(Pay(seat, inv.id, circle, r) for r in spendable if r in ok)
+    return out
+
+
+def _converts(p: Player, seat: int) -> list[Command]:
+    out: list[Command] = []
+    for resource, i in TRACKS.items():
+        most = min(p.pool[i], room_on_track(p, resource))
+        out.extend(Convert(seat, resource, n) for n in range(1, most + 1))
     return out

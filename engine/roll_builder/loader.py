@@ -37,7 +37,7 @@ _ABILITY_PARAMS: Mapping[str, tuple[frozenset[str], frozenset[str]]] = {
     "end_points": (frozenset({"metric", "points"}), frozenset({"per"})),
     "ring_points": (frozenset({"points"}), frozenset()),
     "gain_adjust": (frozenset({"resource", "delta"}), frozenset()),
-    "forbid_road": (frozenset({"where"}), frozenset()),
+    "forbid_road": (frozenset({"where"}), frozenset({"turns"})),
     "turn_gain": (frozenset({"turns", "effect"}), frozenset()),
 }
 assert set(_ABILITY_PARAMS) == set(ABILITY_KINDS)

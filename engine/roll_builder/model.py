@@ -3,8 +3,9 @@
 A seat's *pool* is what the current turn gave it and that must be used in the turn:
 food, supplies, favor, strength and ideas (the innovation bonus), roads still to
 place, and building / wonder actions still to take (``0`` = a bonus action of any
-number). Wealth never enters the pool: it is stored at once (see the decisions in
-``__init__``).
+number). Wealth is stored at once; only wealth gained while the storage circles are
+all marked stays in the pool's wealth slot, to be spent this turn (see the decisions
+in ``__init__``).
 """
 
 from __future__ import annotations
@@ -83,6 +84,17 @@ class Pay:
 
 
 @attrs.frozen
+class Convert:
+    """Cross off ``amount`` spaces of the ``resource`` track (``favor`` or ``strength``)
+    now, from this turn's pool."""
+
+    TYPE: ClassVar[str] = "convert"
+    seat: int
+    resource: str
+    amount: int = 1
+
+
+@attrs.frozen
 class Done:
     """Finish the turn: unused dice and pool are forfeited."""
 
@@ -90,8 +102,8 @@ class Done:
     seat: int
 
 
-Command = UseDie | PlaceRoad | Build | FillWonder | MarkSpace | Pay | Done
-COMMANDS: tuple[type, ...] = (UseDie, PlaceRoad, Build, FillWonder, MarkSpace, Pay, Done)
+Command = UseDie | PlaceRoad | Build | FillWonder | MarkSpace | Pay | Convert | Done
+COMMANDS: tuple[type, ...] = (UseDie, PlaceRoad, Build, FillWonder, MarkSpace, Pay, Convert, Done)
 
 # -- events -----------------------------------------------------------------------
 
@@ -191,6 +203,16 @@ class Discovered:
 
 
 @attrs.frozen
+class Converted:
+    """``seat`` crossed off ``amount`` spaces of the ``resource`` track mid-turn."""
+
+    TYPE: ClassVar[str] = "converted"
+    seat: int
+    resource: str
+    amount: int
+
+
+@attrs.frozen
 class TurnFinished:
     """``seat`` is done: leftover favor and strength go onto the tracks, the rest
     of the pool is lost."""
@@ -227,6 +249,7 @@ Event = (
     | SpaceMarked
     | Paid
     | Discovered
+    | Converted
     | TurnFinished
     | VisionaryCompleted
     | GameEnded
@@ -241,6 +264,7 @@ EVENTS: tuple[type, ...] = (
     SpaceMarked,
     Paid,
     Discovered,
+    Converted,
     TurnFinished,
     VisionaryCompleted,
     GameEnded,
@@ -267,7 +291,8 @@ class Player:
     wealth: int = 0
     """Stored wealth."""
     pool: Gains = NO_GAINS
-    """This turn's unspent resources (the wealth slot stays 0)."""
+    """This turn's unspent resources; the wealth slot holds wealth that found no free
+    storage circle (spendable this turn, lost at its end)."""
     roads_left: int = 0
     builds: tuple[int, ...] = ()
     """Building actions to take: the die face, or 0 for a bonus action."""

@@ -14,9 +14,17 @@ Where the rulebook is silent, Rollhouse decided:
 4. Steps 5 and 8: backstories, alignments and the first market are dealt after every
    class is chosen. Step 7's discarded market cards leave the game unseen.
 5. Step 12: every seat places its starting dice at once, in one decision.
-6. Gold is finite (60): a gain takes what the supply holds, never more.
-7. The Thief's Shrewd ability (4 gold per gold die) applies to every gold die placed,
-   not only at setup.
+6. Gold never runs out. The rulebook lists "60 Gold" among the components and is
+   silent on an empty supply; as with most games' money, the 60 coins are a count of
+   pieces in the box, not a limit (measured: a limit of 60 ran dry in a third of
+   games, cutting gains short). ``State.supply`` still counts the 60 coins minus the
+   gold in play; below 0 the bank is paying with substitutes, and the view shows 0.
+7. The Thief's Shrewd ability (4 gold per gold die instead of 2) applies to every
+   gold die placed, all game, not only at setup. The rulebook states it in setup
+   step 12, where the first gold dice are placed; it is the Thief card's ability,
+   and the Gaining Gold section lists its 2 gold per gold die "in addition to gaining
+   it by using special abilities from Skill, Weapon, and Class cards", so a class
+   card may change it during play.
 8. Roll phase: the Start Player is asked only when two different dice tie in value.
 9. The Dice Phase's card pick and die placement are one decision; the attribute
    action is a second one (or skipped).
@@ -33,6 +41,10 @@ Where the rulebook is silent, Rollhouse decided:
 16. When the deck and the reshuffled discard pile cannot fill the market, it has
     fewer cards.
 17. Armor class bonus: +1 per set that contains at least one card of the class colour.
+    The rulebook's "for their character being the Class color specified on the Armor
+    card" could also mean every card of the set; but its example (a Cleric, white,
+    with four pieces of Chain earns 7 + 1) only works under "any card": no four Chain
+    cards are all white (only Gorget and Helm are).
 18. The final round ends after its Market Phase; its cleanup is skipped.
 19. A reroll left unresolved at the end keeps the original face.
 20. Cleanup: the market cards discarded in step 3 are part of the reshuffled deck.
@@ -49,8 +61,9 @@ from __future__ import annotations
 from engine.core import register
 from engine.roll_player.bots import policies
 from engine.roll_player.game import RollPlayer
+from engine.roll_player.search import bot as search_bot
 
-GAME = RollPlayer(policies)
+GAME = RollPlayer({**policies, "search": search_bot})
 register(GAME)
 
 __all__ = ["GAME", "RollPlayer"]

@@ -93,7 +93,7 @@ def effect_events(
         case "charisma":
             return [CharismaTaken(seat)]
         case "gold":
-            return [GoldGained(seat, min(effect.gold, state.supply))]
+            return [GoldGained(seat, effect.gold)]
         case "credit":
             return [CreditGained(seat, effect.gold)]
         case "salvage":

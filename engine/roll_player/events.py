@@ -1,7 +1,7 @@
 """Roll Player's events: what happened, with every random outcome written in.
 
 ``evolve`` applies them without drawing. Gold amounts are recorded as decided
-(capped by the supply), so replay needs no rules arithmetic that could drift.
+(the supply never runs dry), so replay needs no rules arithmetic that could drift.
 """
 
 from __future__ import annotations

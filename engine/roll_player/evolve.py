@@ -305,7 +305,7 @@ def _cleaned_up(state: State, reshuffled: tuple[str, ...] | None) -> State:
     supply, cards = state.supply, []
     for k, c in enumerate(state.initiative):
         middle = 0 < k < len(state.initiative) - 1
-        top = 1 if middle and c.gold == 0 and supply > 0 else 0
+        top = 1 if middle and c.gold == 0 else 0
         supply -= top
         cards.append(Initiative(c.number, None, c.gold + top))
     discard, deck, need = (*state.discard, *state.market), state.deck, len(state.initiative)

@@ -90,7 +90,7 @@ def discard(em: Emitter, c: DiscardCard) -> None:
         raise E.NoMoreBuys("you bought this turn; end it instead")
     if c.card not in s.market:
         raise E.NotInMarket(f"{c.card!r} is not in the market", card=c.card)
-    em.emit(MarketDiscarded(c.seat, c.card, min(discard_gold(p), s.supply)))
+    em.emit(MarketDiscarded(c.seat, c.card, discard_gold(p)))
     em.emit(MarketTurnEnded(c.seat))
 
 

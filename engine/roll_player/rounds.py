@@ -67,7 +67,7 @@ def draft(em: Emitter, c: Draft) -> None:
     gold = CATALOG.rules.full_row_gold if len(player.rows[c.row]) == 2 else 0
     if card.die.colour == GOLD:
         gold += gold_per_die(player)
-    em.emit(Drafted(c.seat, c.card, c.row, card.gold, min(gold, s.supply)))
+    em.emit(Drafted(c.seat, c.card, c.row, card.gold, gold))
 
 
 def act(em: Emitter, c: Act) -> None:

@@ -91,7 +91,7 @@ def place_start(em: Emitter, c: PlaceStart) -> None:
     player = s.players[c.seat]
     gold = counts.count(3) * CATALOG.rules.full_row_gold
     gold += sum(gold_per_die(player) for d in dice if is_gold(d))
-    em.emit(StartingDicePlaced(c.seat, c.rows, min(gold, s.supply)))
+    em.emit(StartingDicePlaced(c.seat, c.rows, gold))
 
 
 def _phase(s: State, phase: str) -> None:

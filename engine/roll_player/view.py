@@ -60,7 +60,7 @@ def view(s: State, viewer: int | None) -> dict[str, Any]:
         "queue": list(s.queue),
         "done": sorted(s.done),
         "action_row": s.action_row,
-        "supply": s.supply,
+        "supply": max(0, s.supply),
         "bag_count": sum(s.bag),
         "deck_count": len(s.deck),
         "market": list(s.market),

@@ -7,6 +7,8 @@ import attrs
 from engine.rollie.model import (
     NO_BILLS,
     TABLE,
+    Claim,
+    ClaimUndone,
     Crashed,
     DicePassed,
     Event,
@@ -44,6 +46,8 @@ def create(setup: SetUp) -> State:
         face_down=setup.tokens[1:],
         in_play=frozenset(range(n)),
         decided=frozenset(),
+        priority=setup.priority,
+        opener=setup.first_player,
     )
 
 
@@ -58,11 +62,14 @@ def evolve(state: State, event: Event) -> State:
                 draws=state.draws + 1,
                 decided=frozenset(),
                 took_this_turn=False,
+                claims=(),
             )
         case Took(seat=seat, value=value):
             return _took(state, seat, value)
         case Secured(seat=seat, token=token):
             return _secured(state, seat, token)
+        case ClaimUndone(seat=seat):
+            return _undone(state, seat)
         case RollieCalled():
             return state
         case Crashed(seat=seat):
@@ -71,10 +78,16 @@ def evolve(state: State, event: Event) -> State:
                 state, bank=add(state.bank, bet), bets=put(state.bets, seat, NO_BILLS)
             )
         case DicePassed(first_player=first):
-            return attrs.evolve(state, phase="rolling", first_player=first, decided=frozenset())
+            return attrs.evolve(
+                state, phase="rolling", first_player=first, decided=frozenset(), claims=()
+            )
         case RoundEnded():
             return attrs.evolve(
-                state, phase="rolling", in_play=frozenset(range(state.seats)), decided=frozenset()
+                state,
+                phase="rolling",
+                in_play=frozenset(range(state.seats)),
+                decided=frozenset(),
+                claims=(),
             )
         case RoundStarted(round=number, token=token, first_player=first):
             return attrs.evolve(
@@ -97,8 +110,11 @@ def evolve(state: State, event: Event) -> State:
 def _took(state: State, seat: int, value: int) -> State:
     bank = bump(state.bank, value, -1)
     exhausted = state.exhausted
+    claims = state.claims
     if bank[TABLE.index(value)] == 0:
         exhausted = exhausted | {value}
+        if _contested(state, seat):
+            claims = (*claims, Claim(seat, value=value))
     return attrs.evolve(
         state,
         bank=bank,
@@ -106,15 +122,24 @@ def _took(state: State, seat: int, value: int) -> State:
         decided=state.decided | {seat},
         took_this_turn=True,
         exhausted=exhausted,
+        claims=claims,
     )
+
+
+def _contested(state: State, seat: int) -> bool:
+    """Under turn priority, whether a claim by ``seat`` on a last item is provisional."""
+    return state.priority == "turn" and state.earlier_undecided(seat)
 
 
 def _secured(state: State, seat: int, token: int | None) -> State:
     tokens = state.tokens
     face_up = state.face_up
+    claims = state.claims
     if token is not None:
         tokens = (*tokens[:seat], (*tokens[seat], token), *tokens[seat + 1 :])
         face_up = tuple(t for t in face_up if t != token)
+        if not face_up and _contested(state, seat):
+            claims = (*claims, Claim(seat, token=token, bet=state.bets[seat]))
     return attrs.evolve(
         state,
         wallets=put(state.wallets, seat, add(state.wallets[seat], state.bets[seat])),
@@ -123,4 +148,28 @@ def _secured(state: State, seat: int, token: int | None) -> State:
         face_up=face_up,
         in_play=state.in_play - {seat},
         decided=state.decided | {seat},
+        claims=claims,
+    )
+
+
+def _undone(state: State, seat: int) -> State:
+    """Put back what ``seat`` claimed provisionally; ``seat`` decides again."""
+    claim = next(c for c in state.claims if c.seat == seat)
+    claims = tuple(c for c in state.claims if c is not claim)
+    undecided = attrs.evolve(state, decided=state.decided - {seat}, claims=claims)
+    if claim.value is not None:
+        return attrs.evolve(
+            undecided,
+            bank=bump(state.bank, claim.value, 1),
+            bets=put(state.bets, seat, bump(state.bets[seat], claim.value, -1)),
+        )
+    back = tuple(-n for n in claim.bet)
+    mine = tuple(t for t in state.tokens[seat] if t != claim.token)
+    return attrs.evolve(
+        undecided,
+        wallets=put(state.wallets, seat, add(state.wallets[seat], back)),
+        bets=put(state.bets, seat, claim.bet),
+        tokens=(*state.tokens[:seat], mine, *state.tokens[seat + 1 :]),
+        face_up=(*state.face_up, *(() if claim.token is None else (claim.token,))),
+        in_play=state.in_play | {seat},
     )

@@ -17,6 +17,9 @@ Face = int | str
 
 R: str = "R"
 Phase = Literal["rolling", "deciding", "over"]
+Priority = Literal["arrival", "turn"]
+"""Who keeps a contested last bill or last Start token: the first to arrive, or the
+earlier player in turn order (the rulebook's Simultaneous Play note)."""
 
 
 @attrs.frozen
@@ -119,6 +122,7 @@ class SetUp:
     tokens: tuple[int, ...]
     first_player: int
     seed: int
+    priority: Priority = "arrival"
 
 
 @attrs.frozen
@@ -166,6 +170,18 @@ class Crashed:
 
 
 @attrs.frozen
+class ClaimUndone:
+    """Under turn priority, an earlier player claims what ``seat`` took provisionally:
+    the last bill of ``value``, or the last face-up Start token ``token`` (the whole
+    Secure is undone: the Bet comes back out of the Wallet). ``seat`` chooses again."""
+
+    TYPE: ClassVar[str] = "claim_undone"
+    seat: int
+    value: int | None = None
+    token: int | None = None
+
+
+@attrs.frozen
 class DicePassed:
     """The turn is over and someone took: ``first_player`` rolls next."""
 
@@ -205,6 +221,7 @@ Event = (
     | Secured
     | RollieCalled
     | Crashed
+    | ClaimUndone
     | DicePassed
     | RoundEnded
     | RoundStarted
@@ -217,6 +234,7 @@ EVENTS: tuple[type, ...] = (
     Secured,
     RollieCalled,
     Crashed,
+    ClaimUndone,
     DicePassed,
     RoundEnded,
     RoundStarted,
@@ -225,6 +243,18 @@ EVENTS: tuple[type, ...] = (
 
 
 # -- state ------------------------------------------------------------------------
+
+
+@attrs.frozen
+class Claim:
+    """Under turn priority: ``seat`` took the last bill of ``value`` or, securing
+    ``bet``, the last face-up Start token ``token``, while an earlier player was still
+    undecided. It stays provisional until every earlier player has decided."""
+
+    seat: int
+    value: int | None = None
+    token: int | None = None
+    bet: Counts = NO_BILLS
 
 
 @attrs.frozen
@@ -251,6 +281,27 @@ class State:
     dice: tuple[Face, Face] | None = None
     exhausted: frozenset[int] = frozenset()
     """Values whose pile has run out at some point this game."""
+    priority: Priority = "arrival"
+    opener: int = 0
+    """The First player of round 1 (for the seat statistics)."""
+    claims: tuple[Claim, ...] = ()
+    """This turn's claims on a last bill or last token (turn priority only)."""
+
+    def order(self, seat: int) -> int:
+        """``seat``'s place in turn order: 0 for the First player, then clockwise."""
+        return (seat - self.first_player) % self.seats
+
+    def earlier_undecided(self, seat: int) -> bool:
+        """Whether a player before ``seat`` in turn order has still to decide."""
+        return any(self.order(s) < self.order(seat) for s in self.in_play - self.decided)
+
+    def claim_on(self, seat: int, value: int | None = None, token: bool = False) -> Claim | None:
+        """A provisional claim a later player holds that ``seat`` may take over."""
+        for claim in self.claims:
+            wanted = claim.token is not None if token else claim.value == value
+            if wanted and self.order(claim.seat) > self.order(seat):
+                return claim
+        return None
 
     @property
     def final_round(self) -> bool:

@@ -12,6 +12,8 @@ from engine.rollie.evolve import evolve
 from engine.rollie.model import (
     COMMANDS,
     TABLE,
+    Claim,
+    ClaimUndone,
     Crashed,
     DicePassed,
     Event,
@@ -37,14 +39,28 @@ OPTIONS: dict[str, tuple[int, int, int]] = {
     "bills_per_value": (TABLE.bills_per_value, 1, 1000),
     "rounds": (len(TABLE.start_tokens), 1, len(TABLE.start_tokens)),
 }
+CHOICES: dict[str, tuple[str, ...]] = {
+    # name: (default, other values...)
+    "priority": ("arrival", "turn"),
+}
 
 
 def default_options() -> dict[str, Any]:
     """Every option with its default."""
-    return {name: spec[0] for name, spec in OPTIONS.items()}
+    return {
+        **{name: spec[0] for name, spec in OPTIONS.items()},
+        **{name: values[0] for name, values in CHOICES.items()},
+    }
 
 
-def check_options(seats: Any, options: Mapping[str, Any]) -> dict[str, int]:
+def _check_choice(name: str, value: Any) -> str:
+    if not isinstance(value, str) or value not in CHOICES[name]:
+        allowed = ", ".join(CHOICES[name])
+        raise BadOptions(f"option {name!r} must be one of {allowed}", option=name)
+    return value
+
+
+def check_options(seats: Any, options: Mapping[str, Any]) -> dict[str, Any]:
     """The options with defaults filled in; BadOptions names what is wrong."""
     if isinstance(seats, bool) or not isinstance(seats, int):
         raise BadOptions("seats must be an integer", option="seats")
@@ -54,6 +70,9 @@ def check_options(seats: Any, options: Mapping[str, Any]) -> dict[str, int]:
         raise BadOptions("options must be a map", option="options")
     out = default_options()
     for name, value in options.items():
+        if name in CHOICES:
+            out[name] = _check_choice(name, value)
+            continue
         if name not in OPTIONS:
             raise BadOptions(f"unknown option {name!r}", option=str(name))
         _, low, high = OPTIONS[name]
@@ -78,6 +97,7 @@ def setup(seats: int, options: Mapping[str, Any], seed: int) -> SetUp:
         tokens=tuple(tokens),
         first_player=rng.randrange(seats),
         seed=seed,
+        priority=opts["priority"],
     )
 
 
@@ -98,21 +118,30 @@ def decide(state: State, command: Any) -> tuple[Event, ...]:
             return _roll(state, seat)
         case Take(value=value):
             _check_deciding(state, seat)
-            _check_take(state, value)
-            return _finish_decision(state, Took(seat, value))
+            claim = _check_take(state, seat, value)
+            return _finish_decision(state, Took(seat, value), claim)
         case Secure():
             _check_deciding(state, seat)
-            token = max(state.face_up) if state.face_up else None
-            return _finish_decision(state, Secured(seat, token))
+            if state.face_up:
+                return _finish_decision(state, Secured(seat, max(state.face_up)))
+            claim = state.claim_on(seat, token=True)
+            token = None if claim is None else claim.token
+            return _finish_decision(state, Secured(seat, token), claim)
     raise InvalidCommand("not a Rollie command")  # pragma: no cover
 
 
-def takeable(state: State) -> tuple[int, ...]:
-    """Values that may be taken on the current dice (their pile is not empty)."""
+def takeable(state: State, seat: int | None = None) -> tuple[int, ...]:
+    """Values that may be taken on the current dice: their pile is not empty or, under
+    turn priority, ``seat`` may claim its last bill from a later player."""
     if state.dice is None:
         return ()
     rolled = TABLE.values if R in state.dice else state.dice
-    return tuple(v for v in TABLE.values if v in rolled and state.pile(v) > 0)
+    return tuple(
+        v
+        for v in TABLE.values
+        if v in rolled
+        and (state.pile(v) > 0 or (seat is not None and state.claim_on(seat, v) is not None))
+    )
 
 
 def _roll(state: State, seat: int) -> tuple[Event, ...]:
@@ -149,23 +178,34 @@ def _check_deciding(state: State, seat: int) -> None:
         raise errors.NotInPlay("you secured this round; wait for the next one")
 
 
-def _check_take(state: State, value: Any) -> None:
+def _check_take(state: State, seat: int, value: Any) -> Claim | None:
     if isinstance(value, bool) or not isinstance(value, int) or value not in TABLE.values:
         raise errors.UnknownValue(f"no bill has value {value!r}", value=repr(value))
     assert state.dice is not None
     if R not in state.dice and value not in state.dice:
         raise errors.ValueNotRolled(f"{value} is not on the dice", value=value)
-    if state.pile(value) == 0:
+    if state.pile(value) > 0:
+        return None
+    claim = state.claim_on(seat, value)
+    if claim is None:
         raise errors.PileEmpty(f"no {value} bill left; choose again", value=value)
+    return claim
 
 
-def _finish_decision(state: State, event: Took | Secured) -> tuple[Event, ...]:
+def _finish_decision(
+    state: State, event: Took | Secured, claim: Claim | None = None
+) -> tuple[Event, ...]:
+    """``event``, after undoing the later player's ``claim`` it takes over, if any."""
+    first: tuple[Event, ...] = ()
+    if claim is not None:
+        first = (ClaimUndone(claim.seat, value=claim.value, token=claim.token),)
+        state = evolve(state, first[0])
     after = evolve(state, event)
     if after.in_play - after.decided:
-        return (event,)
+        return (*first, event)
     if after.took_this_turn:
-        return (event, DicePassed(_left_of(after, after.first_player)))
-    return (event, *_end_round(after))
+        return (*first, event, DicePassed(_left_of(after, after.first_player)))
+    return (*first, event, *_end_round(after))
 
 
 def _end_round(state: State) -> tuple[Event, ...]:
@@ -200,7 +240,7 @@ def legal_commands(state: State, seat: int) -> list[Roll | Take | Secure]:
         return []
     if state.phase == "rolling":
         return [Roll(seat)]
-    return [*(Take(seat, v) for v in takeable(state)), Secure(seat)]
+    return [*(Take(seat, v) for v in takeable(state, seat)), Secure(seat)]
 
 
 def timeout_command(state: State, seat: int) -> Roll | Secure | None:

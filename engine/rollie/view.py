@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core import Result
-from engine.rollie.model import TABLE, Counts, State, worth
+from engine.rollie.model import TABLE, Claim, Counts, State, worth
 from engine.rollie.rules import awaiting
 from engine.rollie.scoring import breakdown
 
@@ -16,7 +16,9 @@ def result(state: State) -> Result | None:
     if state.phase != "over":
         return None
     scores, winners, seats = breakdown(state.wallets, state.tokens)
-    return Result(scores, winners, {"rounds": state.round, "seats": seats})
+    position = [(s - state.opener) % state.seats for s in range(state.seats)]
+    detail = {"rounds": state.round, "seats": seats, "groups": {"position": position}}
+    return Result(scores, winners, detail)
 
 
 def _bills(counts: Counts) -> dict[str, int]:
@@ -36,6 +38,12 @@ def _seat(state: State, seat: int) -> dict[str, Any]:
     }
 
 
+def _claim(state: State, claim: Claim) -> dict[str, Any] | None:
+    if not state.earlier_undecided(claim.seat):
+        return None
+    return {"seat": claim.seat, "value": claim.value, "token": claim.token}
+
+
 def view(state: State, viewer: int | None) -> dict[str, Any]:
     """Plain data for any viewer (Rollie is fully public; ``viewer`` changes nothing)."""
     over = result(state)
@@ -50,6 +58,8 @@ def view(state: State, viewer: int | None) -> dict[str, Any]:
         "bonuses": {str(v): list(TABLE.bonuses[v]) for v in TABLE.values},
         "bank": _bills(state.bank),
         "exhausted": sorted(state.exhausted),
+        "priority": state.priority,
+        "provisional": [c for c in (_claim(state, k) for k in state.claims) if c is not None],
         "face_up_tokens": sorted(state.face_up),
         "face_down_tokens": len(state.face_down),
         "seats": [_seat(state, s) for s in range(state.seats)],

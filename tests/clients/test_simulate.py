@@ -17,7 +17,7 @@ def test_json_summary(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0
     summary = json.loads(capsys.readouterr().out)
     assert summary["games"] == 6 and summary["players"] == 3 and summary["game"] == "rollie"
-    assert set(summary["policies"]) == {"push", "random"}
+    assert set(summary["policies"]) == {"push", "random", "search"}
     assert sum(p["seats"] for p in summary["policies"].values()) == 18
     assert 1 <= summary["mean_rounds"] <= 7
     assert summary["mean_commands"] > 0 and summary["commands_per_second"] > 0

@@ -31,6 +31,7 @@ def rollie_tables(max_bills: int = 30) -> st.SearchStrategy[Table]:
             optional={
                 "bills_per_value": st.integers(1, max_bills),
                 "rounds": st.integers(1, 7),
+                "priority": st.sampled_from(["arrival", "turn"]),
             },
         ),
         seed=st.integers(0, 2**32),

@@ -219,7 +219,7 @@ REJECTIONS = [
     (
         "Innovations: the cost circles",
         edit(FRESH, pool=(1, 0, 0, 0, 0, 0)),
-        Pay(0, "fisheries", 4, "food"),
+        Pay(0, "fisheries", 5, "food"),
         "roll_builder/no_such_circle",
     ),
     (
@@ -360,7 +360,8 @@ def test_wealth_is_stored_and_spent() -> None:
 
 def test_innovation_discovered_when_all_circles_paid() -> None:
     """Innovations: cross off every cost circle, in any order, to discover it."""
-    state = edit(FRESH, pool=(2, 2, 0, 0, 0, 0))
+    state = edit(FRESH, pool=(2, 2, 0, 0, 0, 0), wealth=1)
+    state = then(state, Pay(0, "fisheries", 4, "wealth"))
     state = then(state, Pay(0, "fisheries", 3, "supplies"))
     state = then(state, Pay(0, "fisheries", 2, "supplies"))
     state = then(state, Pay(0, "fisheries", 0, "food"))
@@ -387,8 +388,8 @@ def test_innovation_bonus_pays_any_circle() -> None:
 def test_discovery_effect_and_ability() -> None:
     """Innovations: a discovered innovation gives its effect (Trade Charter: a
     bonus building action and 3 wealth) and ability (Shipwrights: water roads)."""
-    state = edit(FRESH, pool=(0, 0, 0, 1, 0, 1), wealth=3)
-    for circle, res in enumerate(("wealth", "wealth", "wealth", "favor", "idea")):
+    state = edit(FRESH, pool=(0, 1, 0, 1, 0, 1), wealth=3)
+    for circle, res in enumerate(("wealth", "wealth", "wealth", "favor", "idea", "supplies")):
         state = then(state, Pay(0, "charter", circle, res))
     assert state.players[0].builds == (0,) and state.players[0].wealth == 3
     state = edit(state, discovered=("shipwrights",), roads_left=1)

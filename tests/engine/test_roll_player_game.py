@@ -22,7 +22,7 @@ def test_registered_as_roll_player() -> None:
     game = get_game("roll-player")
     assert game is GAME and game.title == "Roll Player"
     assert (game.min_seats, game.max_seats) == (2, 4)
-    assert list(game.policies) == ["goal", "random"]
+    assert list(game.policies) == ["goal", "random", "search"]
     assert game.default_options() == {"class_mode": "draw"}
     assert game.public_name(Drafted(0, 1, 0, 0, 0)) == "drafted"
 

@@ -113,7 +113,9 @@ def test_final_space_of_a_row_gives_one_gold() -> None:
 
 
 def test_thief_takes_four_gold_per_gold_die() -> None:
-    """The Thief's Shrewd ability: 4 gold (not 2) for a gold die."""
+    """Setup step 12's exception, 'A player with the Thief Class card takes 4 Gold for
+    each gold die', holds in the Dice Phase too (Rollhouse decision; Gaining Gold:
+    'in addition to gaining it by using special abilities from ... Class cards')."""
     state = dice_turn(classes=("Thief", "Warrior", "Cleric"))
     assert when(state, Draft(0, 4, 3)) == (Drafted(0, 4, 3, 0, 4),)
 
@@ -202,12 +204,13 @@ def test_market_phase_in_initiative_order() -> None:
     assert state.phase == "market" and state.queue == (1, 0, 2)
 
 
-def test_gains_are_capped_by_the_gold_supply() -> None:
-    """Gold is finite (Rollhouse): a gain takes only what the supply still holds."""
+def test_gold_never_runs_out() -> None:
+    """Gold (Rollhouse decision; the rulebook's '60 Gold' is a component count):
+    a gain is paid in full even when the 60 coins are all in play."""
     state = given(*opening(3, rows=((0, 0, 1, 1, 1, 2, 2),) * 3), *rolled(POOL))
     rich = attrs.evolve(state.players[2], gold=state.players[2].gold + state.supply - 1)
     state = attrs.evolve(state, supply=1, players=(*state.players[:2], rich))
-    assert when(state, Draft(0, 4, 2)) == (Drafted(0, 4, 2, 0, 1),)
+    assert when(state, Draft(0, 4, 2)) == (Drafted(0, 4, 2, 0, 3),)  # gold die + full row
     state = then(state, Draft(0, 4, 2))
-    assert state.supply == 0
-    assert GAME.decide(then(state, SkipAction(0)), Draft(1, 1, 0)) == (Drafted(1, 1, 0, 0, 0),)
+    assert state.supply == -2 and GAME.view(state, 0)["supply"] == 0
+    assert GAME.decide(then(state, SkipAction(0)), Draft(1, 1, 0)) == (Drafted(1, 1, 0, 0, 1),)

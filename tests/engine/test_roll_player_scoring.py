@@ -52,6 +52,16 @@ def test_cleric_with_four_chain_armor_scores_8() -> None:
     assert armor_stars(p) == {"chain": 8}
 
 
+def test_only_the_any_card_reading_makes_the_cleric_example_work() -> None:
+    """Armor Cards: 'for their character being the Class color specified on the Armor
+    card' read as *every* card of the set would make the example impossible: no four
+    Chain cards are all white, so the bonus needs just one card of the colour."""
+    from engine.roll_player.catalog import CATALOG
+
+    chain = [c for c in CATALOG.cards.values() if c.kind == "armor" and c.set == "chain"]
+    assert len(chain) >= 4 and sum(1 for c in chain if c.colour == "white") < 4
+
+
 def test_armor_set_without_class_colour_has_no_bonus() -> None:
     """The class-colour bonus is per set, and only for a set matching the class colour."""
     p = cleric(cards=("Vambraces", "Leggings", "Cowl", "Gloves", "Greaves"))

@@ -388,7 +388,7 @@ def test_bad_options_are_named(seats: Any, options: dict[str, Any], named: str) 
 
 def test_default_options() -> None:
     """default_options lists every option with its default."""
-    assert game.default_options() == {"bills_per_value": 30, "rounds": 7}
+    assert game.default_options() == {"bills_per_value": 30, "rounds": 7, "priority": "arrival"}
 
 
 def test_stay_keeps_the_bet_for_the_next_round() -> None:

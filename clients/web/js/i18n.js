@@ -68,6 +68,7 @@ const en = {
 
   "option.rounds": "Rounds",
   "option.bills_per_value": "Bills per value",
+  "option.priority": "Priority (arrival or turn)",
 
   "table.back": "← Lobby",
   "table.room": "Room {room}",
@@ -157,6 +158,7 @@ const en = {
   "rollie.ev.crash": "{names} crashed: the Bet goes back to the Bank!",
   "rollie.ev.crash_one": "Crash! {names} loses the Bet.",
   "rollie.ev.crash_empty": "No pile left for these dice: {names} loses the Bet.",
+  "rollie.ev.claim_undone": "An earlier player wanted it too: {name} puts it back and chooses again.",
   "rollie.ev.dice_passed": "The dice pass to {name}.",
   "rollie.ev.round_ended": "Round {n} is over.",
   "rollie.ev.round_started": "Round {n} begins: Start token {token} is turned up.",
@@ -240,6 +242,7 @@ const pt = {
 
   "option.rounds": "Rodadas",
   "option.bills_per_value": "Notas por valor",
+  "option.priority": "Prioridade (arrival: chegada, turn: ordem de turno)",
 
   "table.back": "← Mesas",
   "table.room": "Mesa {room}",
@@ -329,6 +332,7 @@ const pt = {
   "rollie.ev.crash": "{names} quebraram: a Aposta volta ao Banco!",
   "rollie.ev.crash_one": "Quebrou! {names} perde a Aposta.",
   "rollie.ev.crash_empty": "Nenhuma pilha para estes dados: {names} perde a Aposta.",
+  "rollie.ev.claim_undone": "Um jogador anterior também queria: {name} devolve e escolhe de novo.",
   "rollie.ev.dice_passed": "Os dados passam para {name}.",
   "rollie.ev.round_ended": "Fim da rodada {n}.",
   "rollie.ev.round_started": "Começa a rodada {n}: a ficha de Início {token} é aberta.",

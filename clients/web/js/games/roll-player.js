@@ -415,7 +415,7 @@ function market(ctx) {
       );
     }
     if (disc) {
-      const amount = Math.min(g.supply, RULES.market_discard_gold + (CLASSES[p?.class]?.ability.kind === "discard_gold" ? CLASSES[p.class].ability.gold : 0));
+      const amount = RULES.market_discard_gold + (CLASSES[p?.class]?.ability.kind === "discard_gold" ? CLASSES[p.class].ability.gold : 0);
       controls.push(button(ctx, t("rp.discard_for", { gold: amount }), { testid: `discard-${i}`, label: t("rp.discard_label", { card: cardName(ctx, name), gold: amount }), onclick: () => act(ctx, disc) }));
     }
     if (!mine.length && (disc || end) && p) {

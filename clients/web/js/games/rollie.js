@@ -546,6 +546,11 @@ function describe(previousView, view, events, ctx) {
           crashed.length = 0;
         }
         break;
+      case "claim_undone":
+        for (const row of b.seats) {
+          if (a.seats[row.seat].decided && !row.decided) line("rollie.ev.claim_undone", { name: ctx.seatName(row.seat) });
+        }
+        break;
       case "dice_passed":
         line("rollie.ev.dice_passed", { name: ctx.seatName(b.first_player) });
         break;
