@@ -42,7 +42,12 @@ def _game_command(_inst: Any, _attr: attrs.Attribute[Any], value: dict[str, Any]
         raise ProtocolError(BAD_FIELD, "command.type: expected str", "command.type")
 
 
-def _ops(_inst: Any, _attr: attrs.Attribute[Any], value: tuple[dict[str, Any], ...]) -> None:
+def check_ops(value: tuple[dict[str, Any], ...]) -> None:
+    """Every op of a decoded patch is well formed (``protocol/bad_field`` naming it).
+
+    Run by the codec on decoding, not by the constructor: the server builds several
+    patches per change from ops its own diff made, and checking them again there cost
+    a sixth of its CPU per command."""
     for i, op in enumerate(value):
         try:
             check_op(op)
@@ -143,7 +148,8 @@ class Patch:
     TYPE: ClassVar[str] = "patch"
     from_: int = attrs.field(validator=_non_negative)
     to: int = attrs.field(validator=_non_negative)
-    ops: tuple[dict[str, Any], ...] = attrs.field(validator=_ops)
+    ops: tuple[dict[str, Any], ...]
+    """Checked on decoding (:func:`check_ops`), trusted when the server builds it."""
     events: tuple[str, ...] = ()
 
 
