@@ -90,6 +90,11 @@ async def test_no_page_is_wider_than_the_screen(
             await page.goto(table_url(live_server.url, done[game], watch=True))
             await page.wait_for_selector(FINAL, timeout=10000)
             await assert_fits(page, width, f"{game} final scores")
+            await page.goto(f"{live_server.url}/replay.html?room={done[game]}")
+            await page.wait_for_function(
+                "window.rollhouseReplay && window.rollhouseReplay.count > 1"
+            )
+            await assert_fits(page, width, f"{game} replay")
     finally:
         await context.close()
 
