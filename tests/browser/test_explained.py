@@ -11,6 +11,7 @@ import pytest
 
 from tests.browser.conftest import NewPage
 from tests.browser.helpers import table_url
+from tests.browser.test_table_events import seed_for_r_then_rollie
 from tests.support.server import LiveServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(90)]
@@ -18,8 +19,11 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(90)]
 NOTICE = "[data-testid=reject-message]:not([hidden])"
 
 
-async def rollie_table(server: LiveServer, new_page: NewPage) -> tuple[str, object, int]:
-    room = (await server.create_room("rollie", 2, room={"clock": 0, "bots": 1, "bot_delay": 0.3}))[
+async def rollie_table(
+    server: LiveServer, new_page: NewPage, options: dict[str, object] | None = None
+) -> tuple[str, object, int]:
+    room_settings = {"clock": 0, "bots": 1, "bot_delay": 0.3}
+    room = (await server.create_room("rollie", 2, options=options or {}, room=room_settings))[
         "room"
     ]
     page = await new_page("Ana")
@@ -63,7 +67,8 @@ async def test_the_r_chooser_takes_focus_and_escape_closes_it(
     live_server: LiveServer, new_page: NewPage
 ) -> None:
     """Opening the R chooser moves the focus into it; Escape closes it and refocuses R."""
-    _, page, _ = await rollie_table(live_server, new_page)
+    seed, _ = seed_for_r_then_rollie()  # the first roll shows one R
+    _, page, _ = await rollie_table(live_server, new_page, {"seed": seed})
     # make an R takeable in the page's own mirror (the chooser is page-side UI)
     await page.wait_for_function("rollhouse.view.you && rollhouse.view.game")
     for _ in range(200):
@@ -77,7 +82,7 @@ async def test_the_r_chooser_takes_focus_and_escape_closes_it(
             await page.evaluate("rollhouse.send({type: 'secure'}).catch(() => null)")
         await page.wait_for_timeout(150)
     else:
-        pytest.skip("no R came up to choose with")
+        raise AssertionError("no R came up to choose with (the seed's first roll has one)")
     r = dice.index("R")
     await page.get_by_test_id(f"die-{r}").click()
     await page.get_by_test_id("r-chooser").wait_for()
