@@ -18,7 +18,7 @@ only if they certainly did not. A room never serves state behind or ahead of its
 
 Liveness. Clock timeouts, bot moves, takeovers and the room's own bookkeeping records
 (``left``, ``returned``, ``takeover``, ``unseated``) are derived from the model after
-every input (:meth:`RoomCore._drive`), so a failed write is simply tried again after a
+every input (:meth:`server.core_time.Clockwork._drive`), so a failed write is tried again after a
 capped exponential backoff. Timeouts that fall due together are applied in the game's
 turn order (Rollie: the First player, then clockwise), never by seat number.
 
@@ -29,14 +29,12 @@ acks are in the log, every other answer is stored beside it before it is sent.
 from __future__ import annotations
 
 import logging
-import random
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import attrs
 
-from engine.core import turn_order
 from engine.data import to_data
 from engine.errors import Rejection
 from protocol import errors as codes
@@ -54,12 +52,10 @@ from protocol.messages import (
 from server.answers import Answer, Answers, reply_to_plain
 from server.core_io import (
     Append,
-    Arm,
     Broken,
     Close,
     CommandIn,
     Count,
-    Disarm,
     Finished,
     Input,
     Join,
@@ -77,15 +73,12 @@ from server.core_io import (
     WriteDone,
     WriteFailed,
 )
+from server.core_time import Clockwork
 from server.records import (
-    Left,
     Played,
     Record,
     Rematched,
-    Returned,
     RoomModel,
-    TakenOver,
-    Unseated,
     body_digest,
     evolve,
     from_plain,
@@ -97,9 +90,6 @@ from server.store.base import pack, unpack
 from server.views import Viewer, Views
 
 log = logging.getLogger("rollhouse.room")
-
-EARLY = 0.002
-"""A timer counts as due this long before its time (the shell's timers are not exact)."""
 
 
 @attrs.frozen
@@ -137,7 +127,7 @@ def _nothing(*_: object) -> None:
     return None
 
 
-class RoomCore:
+class RoomCore(Clockwork):
     """One room's decisions: its model, its viewers, its answers, its timers."""
 
     def __init__(
@@ -513,25 +503,6 @@ class RoomCore:
         names = tuple(model.game.public_name(e) for e in events)
         self._append(tuple(records), names, done, failed)
 
-    def _play(self, seat: int, command: Any, now: float, by: str, cmd: str | None) -> bool:
-        """Append the events of a move the room makes for ``seat``; False if refused."""
-        model = self.model
-        try:
-            events = model.game.decide(model.state, command)
-        except Rejection as exc:
-            log.warning(
-                "room %s: %s move for seat %s refused: %s", model.room_id, by, seat, exc.code
-            )
-            self.stuck.add((seat, model.seq))
-            return False
-        if not events:
-            self.stuck.add((seat, model.seq))
-            return False
-        records = played_records(events, now, seat, cmd, None, by, to_data(command))
-        names = (by, *(model.game.public_name(e) for e in events))
-        self._append(tuple(records), names)
-        return True
-
     # -- rematch ------------------------------------------------------------------
 
     def _rematch(self, inp: Rematch) -> None:
@@ -544,140 +515,6 @@ class RoomCore:
 
         done: Done = lambda _n, _g: self._out.append(Finished(inp.op))  # noqa: E731
         self._append((Rematched(inp.room, inp.now),), (), done, failed)
-
-    # -- time -------------------------------------------------------------------------------
-
-    def _timer(self, key: str, now: float) -> None:
-        self.armed.pop(key, None)
-        if key.startswith("bot:"):
-            seat = int(key[4:])
-            due = self.bot_due.get(seat)
-            if due is not None and due <= now + EARLY and now >= self.backoff_until - EARLY:
-                self._bot_move(seat, now)
-
-    def _bot_seats(self) -> list[int]:
-        """Awaited seats a bot plays now: hosted bots, and seats taken over."""
-        model = self.model
-        if not model.live:
-            return []
-        out = []
-        for seat in sorted(model.game.awaiting(model.state)):
-            info = model.holders.get(seat)
-            if info is None:
-                continue
-            if info.bot is not None or (seat in model.taken_over and seat not in self.seated):
-                out.append(seat)
-        return out
-
-    def _bot_move(self, seat: int, now: float) -> None:
-        model = self.model
-        if seat not in self._bot_seats() or (seat, model.seq) in self.stuck:
-            self.bot_due.pop(seat, None)
-            return
-        info = model.holders[seat]
-        by = "bot" if info.bot is not None else "takeover"
-        name = info.bot or str(model.settings.get("takeover_policy") or "")
-        policies = model.game.policies
-        policy = policies.get(name) or next(iter(policies.values()))
-        legal = model.game.legal_commands(model.state, seat)
-        if not legal:
-            return
-        rng = random.Random(f"{model.room_id}:{model.seq}:{seat}")
-        command = policy(self.views.game[seat], seat, legal, rng)
-        if self._play(seat, command, now, by, f"{by}-{model.seq}"):
-            self.bot_due.pop(seat, None)
-
-    def _drive(self, now: float) -> None:
-        """Do what is due now (one write at a time), then arm the timers for what is next."""
-        if now + EARLY >= self.backoff_until:
-            record = self._bookkeeping(now)
-            if record is not None:
-                self._append((record,), (), self._bookkept(record))
-                return
-            due = self._due_timeout(now)
-            if due is not None and self._timeout(due, now):
-                return
-        self._arm(now)
-
-    def _bookkept(self, record: Record) -> Done:
-        def done(_now: float, _gone: frozenset[PeerId]) -> None:
-            if isinstance(record, Unseated):
-                self.unconfirmed.discard(record.seat)
-            self._presence()
-
-        return done
-
-    def _bookkeeping(self, now: float) -> Record | None:
-        """The next record the room owes its log: seats to give back, time away."""
-        model = self.model
-        for seat in sorted(self.unconfirmed):
-            if seat in model.holders and seat not in self.seated:
-                return Unseated(seat, now)
-            self.unconfirmed.discard(seat)
-        grace = model.takeover_after
-        if grace is None or not model.live:
-            return None
-        for seat in sorted(model.humans()):
-            here, away = seat in self.seated, seat in model.away
-            if not here and not away:
-                return Left(seat, self.left_at.get(seat, now))
-            if here and away:
-                return Returned(seat, now)
-            if away and seat not in model.taken_over and now + EARLY >= model.away[seat] + grace:
-                return TakenOver(seat, now)
-        return None
-
-    def _due_timeout(self, now: float) -> int | None:
-        """The first seat in turn order whose clock has run out."""
-        model = self.model
-        deadlines = model.deadlines()
-        if not deadlines or not model.live:
-            return None
-        for seat in turn_order(model.game, model.state, model.seats):
-            if (
-                seat in deadlines
-                and deadlines[seat] <= now + EARLY
-                and (seat, model.seq) not in self.stuck
-            ):
-                return seat
-        return None
-
-    def _timeout(self, seat: int, now: float) -> bool:
-        command = self.model.game.timeout_command(self.model.state, seat)
-        if command is None:
-            self.stuck.add((seat, self.model.seq))
-            return False
-        return self._play(seat, command, now, "timeout", None)
-
-    def _arm(self, now: float) -> None:
-        """Bring the armed timers in line with what the model waits for."""
-        model = self.model
-        wanted: dict[str, float] = {}
-        deadlines = [t for s, t in model.deadlines().items() if (s, model.seq) not in self.stuck]
-        if deadlines and model.live:
-            wanted["clock"] = min(deadlines)
-        grace = model.takeover_after
-        if grace is not None and model.live:
-            ends = [t + grace for s, t in model.away.items() if s not in model.taken_over]
-            if ends:
-                wanted["wake"] = min(ends)
-        playing = {s for s in self._bot_seats() if (s, model.seq) not in self.stuck}
-        delay = float(model.settings.get("bot_delay", 0.8))
-        for seat in list(self.bot_due):
-            if seat not in playing:
-                del self.bot_due[seat]
-        for seat in playing:
-            wanted[f"bot:{seat}"] = self.bot_due.setdefault(seat, now + delay)
-        if self.backoff_until > now:
-            wanted = {k: max(t, self.backoff_until) for k, t in wanted.items()}
-            wanted["retry"] = self.backoff_until
-        for key in [k for k in self.armed if k not in wanted]:
-            del self.armed[key]
-            self._out.append(Disarm(key))
-        for key, at in wanted.items():
-            if self.armed.get(key) != at:
-                self.armed[key] = at
-                self._out.append(Arm(key, at))
 
 
 def rebuild_core(
