@@ -42,6 +42,7 @@ from typing import Any, Generic, Protocol, TypeVar
 import attrs
 
 from engine.data import Registry
+from engine.memo import Memo
 
 State = TypeVar("State")
 Seat = int
@@ -145,8 +146,9 @@ class Game(Protocol[State]):
         """Apply one event."""
         ...
 
-    def view(self, state: State, viewer: Viewer) -> dict[str, Any]:
-        """What ``viewer`` may see, as plain data."""
+    def view(self, state: State, viewer: Viewer, memo: Memo = ...) -> dict[str, Any]:
+        """What ``viewer`` may see, as plain data. ``memo`` (default: none) may hand back
+        parts built from unchanged state parts; the result is the same either way."""
         ...
 
     def legal_commands(self, state: State, seat: Seat) -> list[Any]:
@@ -231,8 +233,11 @@ def register(game: Game[Any]) -> Game[Any]:
 
 def get_game(name: str) -> Game[Any]:
     """The game registered as ``name``; raises KeyError when there is none."""
-    _load_builtin()
-    return _GAMES[name]
+    game = _GAMES.get(name)
+    if game is None:
+        _load_builtin()
+        game = _GAMES[name]
+    return game
 
 
 def games() -> dict[str, Game[Any]]:

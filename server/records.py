@@ -113,6 +113,9 @@ class Played:
     """``timeout``, ``bot`` or ``takeover`` when the player did not make the move."""
     command: Plain | None = None
     """The command that caused the events (on the last of them), as plain data."""
+    value: Any = attrs.field(default=None, eq=False, repr=False)
+    """The engine event ``event`` was made from, when this process made it: folding the
+    room's own write then skips parsing it back (never stored, never compared)."""
 
 
 @attrs.frozen
@@ -300,7 +303,10 @@ def evolve(model: RoomModel, seq: int, record: Record) -> RoomModel:
     """The model after the record at ``seq``."""
     match record:
         case Played():
-            state = model.game.evolve(model.state, model.game.events.load(record.event))
+            event = record.value
+            if event is None:
+                event = model.game.events.load(record.event)
+            state = model.game.evolve(model.state, event)
             model = attrs.evolve(model, state=state, seq=seq)
             if record.seat is not None:
                 model = attrs.evolve(model, last_move=(record.seat, record.by))
@@ -387,7 +393,7 @@ def played_records(
     command: Plain | None = None,
 ) -> list[Played]:
     """One record per game event; the last carries who acted, the command and why."""
-    records = [Played(to_data(e), at) for e in events]
+    records = [Played(to_data(e), at, value=e) for e in events]
     if records and seat is not None:
         records[-1] = attrs.evolve(
             records[-1], seat=seat, cmd=cmd, body=body, by=by, command=command

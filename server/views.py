@@ -6,40 +6,55 @@ so each is diffed once per change: the ``room`` part is the same for everyone, a
 a game that declares ``public_view = True`` (its view does not depend on the
 viewer, like Rollie's) has its ``game`` part built and diffed once for all viewers
 instead of once per seat. Views are never mutated, so parts can be shared.
+
+Parts are shared between successive views too: the game builds its view through the
+room's :class:`engine.memo.Memo`, the room part's seats come from the same memo, and a
+seat's ``you`` is kept while its legal commands are the same, so :func:`diff` stops at
+``is`` wherever nothing changed. A fresh :func:`reference_view` (no memo) is the
+definition they must equal.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from engine.data import to_data
+from engine.memo import FRESH, Memo
 from protocol.patch import Op, diff
 from server.records import RoomModel
 
 Viewer = int | None
 
 
-def room_part(model: RoomModel) -> dict[str, Any]:
+def _seats(
+    seats: int, holders: Mapping[int, Any], away: Mapping[int, float], taken_over: frozenset[int]
+) -> list[dict[str, Any]]:
+    return [
+        {
+            "seat": s,
+            "name": holders[s].name if s in holders else None,
+            "taken": s in holders,
+            "bot": s in holders and holders[s].bot is not None,
+            "away": s in away,
+            "takeover": s in taken_over,
+        }
+        for s in range(seats)
+    ]
+
+
+def room_part(model: RoomModel, memo: Memo = FRESH) -> dict[str, Any]:
     """The room's public state: status, each awaited seat's deadline, the seats, the rematch.
 
     A seat is ``away`` when its player left a room with takeover, and ``takeover`` once a
     bot plays it for them (both from the log, so every viewer sees the same)."""
-    holders = model.holders
     return {
         "status": model.status,
         "deadlines": {str(s): round(t, 3) for s, t in sorted(model.deadlines().items())},
         "clock": model.clock,
-        "seats": [
-            {
-                "seat": s,
-                "name": holders[s].name if s in holders else None,
-                "taken": s in holders,
-                "bot": s in holders and holders[s].bot is not None,
-                "away": s in model.away,
-                "takeover": s in model.taken_over,
-            }
-            for s in range(model.seats)
-        ],
+        "seats": memo.part(
+            "room seats", _seats, model.seats, model.holders, model.away, model.taken_over
+        ),
         "rematch": model.rematch,
         "last_move": None
         if model.last_move is None
@@ -47,20 +62,34 @@ def room_part(model: RoomModel) -> dict[str, Any]:
     }
 
 
-def legal(model: RoomModel, seat: int) -> list[dict[str, Any]]:
-    """The commands ``seat`` may send now, as it would send them (no ``seat`` field)."""
+def legal_commands(model: RoomModel, seat: int) -> list[Any]:
+    """The commands ``seat`` may send now (engine values)."""
     if not model.started or model.is_over:
         return []
+    return model.game.legal_commands(model.state, seat)
+
+
+def _as_sent(commands: list[Any]) -> list[dict[str, Any]]:
     out = []
-    for command in model.game.legal_commands(model.state, seat):
+    for command in commands:
         data = to_data(command)
         data.pop("seat", None)
         out.append(data)
     return out
 
 
-def _you(model: RoomModel, seat: int) -> dict[str, Any]:
-    return {"seat": seat, "legal": legal(model, seat)}
+def legal(model: RoomModel, seat: int) -> list[dict[str, Any]]:
+    """The commands ``seat`` may send now, as it would send them (no ``seat`` field)."""
+    return _as_sent(legal_commands(model, seat))
+
+
+def reference_view(model: RoomModel, viewer: Viewer) -> dict[str, Any]:
+    """``viewer``'s whole view built afresh from ``model``: the definition :class:`Views`
+    keeps up to date (and what the tests compare its patches against)."""
+    out = {"game": model.game.view(model.state, viewer), "room": room_part(model)}
+    if viewer is not None:
+        out["you"] = {"seat": viewer, "legal": legal(model, viewer)}
+    return out
 
 
 def _under(key: str, ops: list[Op]) -> list[Op]:
@@ -74,16 +103,30 @@ class Views:
         self.model = model
         self.public = bool(getattr(model.game, "public_view", False))
         self.viewers: list[Viewer] = [None, *range(model.seats)]
-        self.room = room_part(model)
+        self.memos: dict[Viewer, Memo] = {
+            v: Memo() for v in self.viewers[: 1 if self.public else None]
+        }
+        self.room = room_part(model, self.memos[None])
         self.game = self._game_views()
-        self.you = {seat: _you(model, seat) for seat in range(model.seats)}
+        self.commands: dict[int, list[Any]] = {}
+        self.you: dict[int, dict[str, Any]] = {}
+        for seat in range(model.seats):
+            self._you(seat)
 
     def _game_views(self) -> dict[Viewer, dict[str, Any]]:
         game, state = self.model.game, self.model.state
         if self.public:
-            shared = game.view(state, None)
+            shared = game.view(state, None, self.memos[None])
             return dict.fromkeys(self.viewers, shared)
-        return {viewer: game.view(state, viewer) for viewer in self.viewers}
+        return {viewer: game.view(state, viewer, self.memos[viewer]) for viewer in self.viewers}
+
+    def _you(self, seat: int) -> dict[str, Any]:
+        """``seat``'s ``you`` part now: the same object while its legal commands stay."""
+        commands = legal_commands(self.model, seat)
+        if seat not in self.you or commands != self.commands[seat]:
+            self.commands[seat] = commands
+            self.you[seat] = {"seat": seat, "legal": _as_sent(commands)}
+        return self.you[seat]
 
     def snapshot(self, viewer: Viewer) -> dict[str, Any]:
         """The whole view of ``viewer`` now."""
@@ -95,7 +138,7 @@ class Views:
     def advance(self, model: RoomModel) -> dict[Viewer, list[Op]]:
         """Bring every part up to ``model``; the ops each viewer needs to follow."""
         self.model = model
-        room = room_part(self.model)
+        room = room_part(self.model, self.memos[None])
         room_ops = _under("room", diff(self.room, room))
         self.room = room
         game = self._game_views()
@@ -107,9 +150,8 @@ class Views:
         self.game = game
         ops: dict[Viewer, list[Op]] = {None: game_ops[None] + room_ops}
         for seat in range(self.model.seats):
-            you = _you(self.model, seat)
-            ops[seat] = game_ops[seat] + room_ops + _under("you", diff(self.you[seat], you))
-            self.you[seat] = you
+            before = self.you[seat]
+            ops[seat] = game_ops[seat] + room_ops + _under("you", diff(before, self._you(seat)))
         return ops
 
 

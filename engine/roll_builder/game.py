@@ -18,6 +18,7 @@ from typing import Any
 from engine.core import Policy, Result, rng_for
 from engine.data import Registry
 from engine.errors import BadOptions
+from engine.memo import FRESH, Memo
 from engine.roll_builder.bots import policies as bot_policies
 from engine.roll_builder.catalog import CITIES, EVENTS, VISIONARIES
 from engine.roll_builder.decide import decide as _decide
@@ -83,9 +84,9 @@ class RollBuilder:
         """Apply one event."""
         return _evolve(state, event)
 
-    def view(self, state: State, viewer: int | None) -> dict[str, Any]:
+    def view(self, state: State, viewer: int | None, memo: Memo = FRESH) -> dict[str, Any]:
         """The table as plain data."""
-        return _view(state, viewer)
+        return _view(state, viewer, memo)
 
     def legal_commands(self, state: State, seat: int) -> list[Any]:
         """Every command ``seat`` may send now."""

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.memo import FRESH, Memo
 from engine.roll_builder.catalog import EVENTS, VISIONARIES
 from engine.roll_builder.content import RESOURCES, Ability, Effect, Gains
 from engine.roll_builder.decide import box_open
@@ -38,8 +39,10 @@ from engine.roll_builder.model import TURNS, Player, State
 from engine.roll_builder.scoring import items
 
 
-def view(state: State, viewer: int | None) -> dict[str, Any]:
-    """The table as plain data; the same for every viewer (the server adds who is asking)."""
+def view(state: State, viewer: int | None, memo: Memo = FRESH) -> dict[str, Any]:
+    """The table as plain data; the same for every viewer (the server adds who is asking).
+
+    ``memo`` hands back the parts built from unchanged state parts (see engine.memo)."""
     event = EVENTS[state.event] if state.event else None
     return {
         "game": "roll-builder",
@@ -52,19 +55,26 @@ def view(state: State, viewer: int | None) -> dict[str, Any]:
         "event": None
         if event is None
         else {"id": event.id, "name": event.name, "target": event.target, "text": event.text},
-        "visionaries": [
-            {
-                "id": v.id,
-                "name": v.name,
-                "text": v.text,
-                "corner": v.corner,
-                "claimed": v.id in state.claimed,
-                "goal": {"metric": v.goal.metric, "at": v.goal.at},
-            }
-            for v in (VISIONARIES[name] for name in state.visionaries)
+        "visionaries": memo.part("visionaries", _visionaries, state.visionaries, state.claimed),
+        "players": [
+            memo.part(("player", seat), _player, seat, p, state.event)
+            for seat, p in enumerate(state.players)
         ],
-        "players": [_player(seat, p, state.event) for seat, p in enumerate(state.players)],
     }
+
+
+def _visionaries(names: tuple[str, ...], claimed: Any) -> list[dict[str, Any]]:
+    return [
+        {
+            "id": v.id,
+            "name": v.name,
+            "text": v.text,
+            "corner": v.corner,
+            "claimed": v.id in claimed,
+            "goal": {"metric": v.goal.metric, "at": v.goal.at},
+        }
+        for v in (VISIONARIES[name] for name in names)
+    ]
 
 
 def gains_data(g: Gains) -> dict[str, int]:

@@ -7,6 +7,7 @@ from typing import Any
 
 from engine.core import Policy, Result, clockwise_from
 from engine.errors import GameOver, NotASeat
+from engine.memo import FRESH, Memo
 from engine.roll_player import legal, market, rounds, setup
 from engine.roll_player.commands import (
     COMMANDS,
@@ -96,9 +97,9 @@ class RollPlayer:
         """Apply one event."""
         return evolve(state, event)
 
-    def view(self, state: State, viewer: int | None) -> dict[str, Any]:
+    def view(self, state: State, viewer: int | None, memo: Memo = FRESH) -> dict[str, Any]:
         """Public facts; never the deck order or the bag."""
-        return view(state, viewer)
+        return view(state, viewer, memo)
 
     def legal_commands(self, state: State, seat: int) -> list[Any]:
         """Commands ``seat`` may send now."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.memo import FRESH, Memo
 from engine.roll_player.legal import awaiting
 from engine.roll_player.model import Die, Player, State
 from engine.roll_player.scoring import breakdown, winners
@@ -47,8 +48,11 @@ def _player(p: Player, over: bool) -> dict[str, Any]:
     return out
 
 
-def view(s: State, viewer: int | None) -> dict[str, Any]:
-    """Plain data for a seat or a spectator (``None``); the same public facts for all."""
+def view(s: State, viewer: int | None, memo: Memo = FRESH) -> dict[str, Any]:
+    """Plain data for a seat or a spectator (``None``); the same public facts for all.
+
+    ``memo`` hands back the parts built from unchanged state parts (see engine.memo)."""
+    over = s.phase == "over"
     return {
         "game": "roll-player",
         "seats": s.seats,
@@ -63,15 +67,15 @@ def view(s: State, viewer: int | None) -> dict[str, Any]:
         "supply": max(0, s.supply),
         "bag_count": sum(s.bag),
         "deck_count": len(s.deck),
-        "market": list(s.market),
-        "discard": list(s.discard),
+        "market": memo.part("market", list, s.market),
+        "discard": memo.part("discard", list, s.discard),
         "initiative": [
             {"number": c.number, "die": _die(c.die), "gold": c.gold} for c in s.initiative
         ],
         "pool": [_die(d) for d in s.pool],
         "class_draws": [list(d) for d in s.class_draws],
         "starting": [[_die(d) for d in ds] for ds in s.starting],
-        "players": [_player(p, s.phase == "over") for p in s.players],
+        "players": [memo.part(("player", i), _player, p, over) for i, p in enumerate(s.players)],
         "awaiting": sorted(awaiting(s)),
         "winners": list(winners(s.players)[1]) if s.phase == "over" else None,
     }

@@ -80,6 +80,7 @@ from typing import Any
 
 from engine.core import Policy, Result, clockwise_from, register
 from engine.data import Registry
+from engine.memo import FRESH, Memo
 from engine.rollie import rules
 from engine.rollie.bots import policies as _policies
 from engine.rollie.evolve import create as _create
@@ -131,8 +132,8 @@ class Rollie:
     def evolve(self, state: State, event: Any) -> State:
         return _evolve(state, event)
 
-    def view(self, state: State, viewer: int | None) -> dict[str, Any]:
-        return _view(state, viewer)
+    def view(self, state: State, viewer: int | None, memo: Memo = FRESH) -> dict[str, Any]:
+        return _view(state, viewer, memo)
 
     def legal_commands(self, state: State, seat: int) -> list[Any]:
         return list(rules.legal_commands(state, seat))
