@@ -5,8 +5,11 @@ gets HTTP 403 (``room/origin_forbidden``), an address past its connection limit 
 429 (``room/too_many_connections``); neither is upgraded.
 
 The connection owns a bounded outbox drained by its own writer task; the room only
-ever calls :meth:`Connection.send_frame`, which never waits. When the outbox is
-full the client is too slow: it gets close 4000 ``room/slow_consumer`` if the socket
+ever calls :meth:`Connection.send_frame`, which never waits. A frame goes straight
+to the socket's transport when nothing is queued before it and the transport is
+below its high-water mark (:class:`DirectWrite`: no task switch, no ASGI hops);
+otherwise it waits in the outbox, in order. When the outbox is full the client is
+too slow: it gets close 4000 ``room/slow_consumer`` if the socket
 can still take it, and its TCP connection is ended either way within a second; it
 resumes on reconnect. Commands go into the room's mailbox without waiting for the
 result, so a client may pipeline; they are processed in arrival order. The limits
@@ -44,6 +47,44 @@ ABORT_AFTER = 1.0
 """Seconds a dropped connection gets to take its close frame before its TCP is cut."""
 
 
+class DirectWrite:
+    """Frames written straight to uvicorn's ``websockets-sansio`` protocol, when its
+    transport takes them without waiting (the same calls its ASGI ``send`` makes)."""
+
+    def __init__(self, protocol: Any) -> None:
+        self.protocol = protocol
+
+    @classmethod
+    def of(cls, ws: WebSocket) -> DirectWrite | None:
+        """The direct path for ``ws``, or None when the server is not one we know."""
+        protocol = getattr(getattr(ws, "_receive", None), "__self__", None)
+        needed = ("conn", "transport", "writable", "close_sent", "handshake_complete")
+        if protocol is None or not all(hasattr(protocol, name) for name in needed):
+            return None
+        if not hasattr(protocol.conn, "send_binary"):
+            return None
+        return cls(protocol)
+
+    def ready(self) -> bool:
+        """Open, past the handshake, and below the high-water mark."""
+        p = self.protocol
+        return (
+            p.handshake_complete
+            and not p.close_sent
+            and not getattr(p, "disconnected", False)
+            and p.writable.is_set()
+            and not p.transport.is_closing()
+        )
+
+    def write(self, frame: bytes | str) -> None:
+        conn = self.protocol.conn
+        if isinstance(frame, bytes):
+            conn.send_binary(frame)
+        else:
+            conn.send_text(frame.encode())
+        self.protocol.transport.write(b"".join(conn.data_to_send()))
+
+
 class Connection:
     """The server side of one socket; implements the room's ``Peer``."""
 
@@ -67,6 +108,9 @@ class Connection:
         self.refusals = TokenBucket(settings.rate_per_second, settings.refusals_burst, now)
         self.closing = False
         self.writer_task: asyncio.Task[None] | None = None
+        self.direct = DirectWrite.of(ws)
+        self.sending = False
+        """The writer task holds a frame it has not written yet."""
 
     # -- Peer --------------------------------------------------------------------------
 
@@ -76,6 +120,14 @@ class Connection:
     def send_frame(self, frame: bytes | str) -> None:
         if self.closing:
             return
+        direct = self.direct
+        if direct is not None and not self.sending and self.outbox.empty() and direct.ready():
+            try:
+                direct.write(frame)
+                return
+            except Exception:  # the socket's state moved under us: the queue path decides
+                log.debug("direct write failed; queueing", exc_info=True)
+                self.direct = None
         try:
             self.outbox.put_nowait(frame)
         except asyncio.QueueFull:
@@ -115,10 +167,14 @@ class Connection:
             if isinstance(frame, tuple) and frame and frame[0] is _CLOSE:
                 await self._close_now(frame[1])
                 return
-            if isinstance(frame, bytes):
-                await self.ws.send_bytes(frame)
-            else:
-                await self.ws.send_text(frame)
+            self.sending = True
+            try:
+                if isinstance(frame, bytes):
+                    await self.ws.send_bytes(frame)
+                else:
+                    await self.ws.send_text(frame)
+            finally:
+                self.sending = False
 
     def reply_error(self, code: str, message: str, field: str | None = None) -> None:
         self.services.metrics.protocol_errors.inc(code=code)
