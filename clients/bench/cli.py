@@ -9,6 +9,12 @@ no clock and no delays, for ``--seconds`` or until ``--games`` are done. Then th
 same traffic shape runs against a bare ``websockets`` broadcast server
 (:mod:`clients.bench.bare`) to give the ceiling our throughput is a fraction of.
 
+``--game`` picks the game (Rollie by default: 6 players; Roll Player and Roll
+Builder: 4). ``--rate N`` paces the commands at N per second over all rooms instead
+of as fast as they are answered; ``--open-loop`` runs each target a second time,
+paced at half the commands/s it reached, for the latency of a server that is not
+saturated.
+
 Figures per store: acked commands per second of wall time; command-to-ack and
 command-to-last-patch latency (p50/p99; the last patch is the moment the last of
 the room's 7 viewers holds the patch the command produced); server RSS growth per
@@ -30,6 +36,7 @@ from typing import Any
 
 import attrs
 
+from clients.bench.game import PLAYERS
 from clients.bench.proc import start_bare, start_redis, start_server, stop_process
 from clients.bench.report import render, summarise
 from clients.bench.run import Plan, measure
@@ -71,14 +78,28 @@ def plan_for(args: argparse.Namespace, target: str, port: int, workdir: Path) ->
         encoding=args.encoding,
         workers=args.workers,
         workdir=workdir,
+        game=args.game,
+        rate=args.rate,
     )
+
+
+def _with_half_rate(
+    args: argparse.Namespace, plan: Plan, pid: int, extra: dict[str, int]
+) -> dict[str, Any]:
+    """Measure ``plan``; with ``--open-loop``, again paced at half the rate it reached."""
+    row = summarise(measure(plan, pid, extra))
+    if args.open_loop and row["commands_per_second"]:
+        half = attrs.evolve(plan, rate=row["commands_per_second"] / 2, games=None,
+                            seconds=plan.seconds or 10.0)  # fmt: skip
+        paced = summarise(measure(half, pid, extra))
+        row["half_rate"] = {"rate": half.rate, **paced}
+    return row
 
 
 def bench_store(args: argparse.Namespace, store: str, tmp: Path) -> dict[str, Any]:
     workdir = tmp / store
     with store_server(store, workdir) as (port, pid, extra):
-        raw = measure(plan_for(args, "game", port, workdir), pid, extra)
-    return summarise(raw)
+        return _with_half_rate(args, plan_for(args, "game", port, workdir), pid, extra)
 
 
 def bench_bare(args: argparse.Namespace, tmp: Path, seconds: float) -> dict[str, Any]:
@@ -87,10 +108,9 @@ def bench_bare(args: argparse.Namespace, tmp: Path, seconds: float) -> dict[str,
     port, proc = start_bare(workdir)
     try:
         plan = attrs.evolve(plan_for(args, "bare", port, workdir), seconds=seconds, games=None)
-        raw = measure(plan, proc.pid, {})
+        return _with_half_rate(args, plan, proc.pid, {})
     finally:
         stop_process(proc)
-    return summarise(raw)
 
 
 def _ratio(row: dict[str, Any], bare: dict[str, Any], key: str) -> float | None:
@@ -101,6 +121,7 @@ def _ratio(row: dict[str, Any], bare: dict[str, Any], key: str) -> float | None:
 def run_all(args: argparse.Namespace) -> dict[str, Any]:
     """Every store, then the bare baseline; the summary as plain data."""
     results: dict[str, Any] = {}
+    load_before = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="rollhouse-bench-") as tmp_name:
         tmp = Path(tmp_name)
         for store in args.store_list:
@@ -111,8 +132,20 @@ def run_all(args: argparse.Namespace) -> dict[str, Any]:
     for row in results.values():
         row["ratio_to_bare"] = _ratio(row, bare, "commands_per_second")
         row["ratio_per_server_cpu"] = _ratio(row, bare, "commands_per_server_cpu_second")
+        if "half_rate" in row and "half_rate" in bare:
+            ours, theirs = (
+                row["half_rate"]["last_patch_ms"]["p99"],
+                bare["half_rate"]["last_patch_ms"]["p99"],
+            )
+            row["half_rate"]["p99_to_bare"] = round(ours / theirs, 2) if ours and theirs else None
     return {
-        "machine": {"cpus": os.cpu_count(), "python": platform.python_version()},
+        "machine": {
+            "cpus": os.cpu_count(),
+            "python": platform.python_version(),
+            "load_average": {"before": load_before, "after": os.getloadavg()},
+        },
+        "game": args.game,
+        "rate": args.rate,
         "rooms": args.rooms,
         "seconds": args.seconds,
         "games": args.games,
@@ -135,6 +168,9 @@ def run(args: argparse.Namespace) -> int:
     if min(args.rooms, args.workers) < 1 or (args.games is not None and args.games < 1):
         print("--rooms, --workers and --games must be at least 1")
         return 2
+    if args.rate is not None and args.rate <= 0:
+        print("--rate must be above 0")
+        return 2
     args.store_list = stores
     summary = run_all(args)
     print(json.dumps(summary) if args.json else render(summary))
@@ -156,5 +192,12 @@ def add_parser(subparsers: Any) -> None:
     parser.add_argument("--stores", default=",".join(STORES), help="comma-separated")
     parser.add_argument("--encoding", choices=["msgpack", "json"], default="msgpack")
     parser.add_argument("--workers", type=int, default=1, help="load-generator processes")
+    parser.add_argument("--game", choices=sorted(PLAYERS), default="rollie",
+                        help="the game the rooms play (default rollie)")  # fmt: skip
+    pacing = parser.add_mutually_exclusive_group()
+    pacing.add_argument("--rate", type=float,
+                        help="commands per second over all rooms, paced (default: flat out)")  # fmt: skip
+    pacing.add_argument("--open-loop", action="store_true",
+                        help="also run each target paced at half the rate it reached")  # fmt: skip
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.set_defaults(func=run)

@@ -38,6 +38,8 @@ class Totals:
     rejected: Counter[str] = attrs.field(factory=Counter)
     games: int = 0
     errors: Counter[str] = attrs.field(factory=Counter)
+    late: int = 0
+    """Paced sends that found their slot already past (see clients.bench.game.Pacer)."""
 
     def as_data(self, seconds: float, connections: int) -> dict[str, Any]:
         return {
@@ -49,6 +51,7 @@ class Totals:
             "rejected": dict(self.rejected),
             "games": self.games,
             "errors": dict(self.errors),
+            "late": self.late,
             "connections": connections,
         }
 

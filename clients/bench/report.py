@@ -48,6 +48,7 @@ def summarise(raw: dict[str, Any]) -> dict[str, Any]:
         "games_completed": sum(r["games"] for r in results),
         "rejected": dict(_merge(results, "rejected")),
         "errors": dict(_merge(results, "errors")),
+        "late_sends": sum(r.get("late", 0) for r in results),
         "cpu_percent": raw["cpu_percent"],
     }
 
@@ -87,10 +88,15 @@ def render(summary: dict[str, Any]) -> str:
         else f"{summary['games']} games per store"
     )
     bare = summary["bare"]
+    game = summary.get("game", "rollie")
+    players = bare["connections"] // summary["rooms"] - 1 if summary["rooms"] else 0
+    load = summary["machine"].get("load_average") or {}
+    paced = f", paced at {summary['rate']:g} commands/s" if summary.get("rate") else ""
     lines = [
-        f"rollhouse bench: {summary['rooms']} Rollie rooms x (6 bots + 1 spectator), {length},"
-        f" {summary['encoding']}, {summary['workers']} load-generator process(es),"
-        f" {summary['machine']['cpus']} CPUs",
+        f"rollhouse bench: {summary['rooms']} {game} rooms x ({players} bots + 1 spectator),"
+        f" {length}{paced}, {summary['encoding']}, {summary['workers']} load-generator"
+        f" process(es), {summary['machine']['cpus']} CPUs, load average"
+        f" {_load(load.get('before'))} before, {_load(load.get('after'))} after",
         f"{'target':<7} {'commands/s':>10} {'/bare':>6} {'/srv-cpu-s':>9} {'/bare':>6}"
         f" {'ack p50/p99 ms':>15} {'patch p50/p99 ms':>17} {'KiB/conn':>8} {'games':>5}"
         "   CPU over the window (% of one core)",
@@ -109,4 +115,19 @@ def render(summary: dict[str, Any]) -> str:
     ]
     if trouble:
         lines += ["not clean:", *trouble]
+    halves = [(name, row["half_rate"]) for name, row in rows if "half_rate" in row]
+    if halves:
+        lines.append("paced at half of each target's own commands/s:")
+        lines.append(f"{'target':<7} {'rate':>8} {'commands/s':>10} {'patch p50/p99 ms':>17}"
+                     f" {'p99/bare':>8} {'late':>6}")  # fmt: skip
+        for name, half in halves:
+            lines.append(
+                f"{name:<7} {half['rate']:>8.0f} {half['commands_per_second']:>10.0f}"
+                f" {_pair(half['last_patch_ms']):>17} {_ratio(half.get('p99_to_bare')):>8}"
+                f" {half['late_sends']:>6}"
+            )
     return "\n".join(lines)
+
+
+def _load(value: Any) -> str:
+    return "-" if not value else "/".join(f"{x:.2f}" for x in value)

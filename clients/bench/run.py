@@ -44,11 +44,17 @@ class Plan:
     encoding: str
     workers: int
     workdir: Path
+    game: str = "rollie"
+    rate: float | None = None
+    """Commands per second over all rooms, paced (None: as fast as they are answered)."""
 
 
 def worker_args(plan: Plan, index: int, rooms: int, games: int | None) -> list[str]:
     args = ["-m", "clients.bench.worker", "--target", plan.target, "--url", plan.url]
     args += ["--rooms", str(rooms), "--encoding", plan.encoding, "--name", f"bare{index}"]
+    args += ["--game", plan.game]
+    if plan.rate is not None:
+        args += ["--rate", str(plan.rate * rooms / plan.rooms)]
     if plan.seconds is not None:
         args += ["--seconds", str(plan.seconds)]
     if games is not None:

@@ -25,7 +25,7 @@ import time
 from collections.abc import Callable, Coroutine
 from typing import Any
 
-from clients.bench.game import VIEWERS, GameSlots, Table, TimedClient, open_room, seat_tables
+from clients.bench.game import PLAYERS, GameSlots, Table, TimedClient, open_room, seat_tables
 from clients.bench.record import Recorder, Totals, Window
 
 TEARDOWN_SECONDS = 5.0
@@ -46,15 +46,20 @@ async def expect(word: str) -> None:
 class BareLoad:
     """The same traffic shape against the bare server: 6 players and 1 spectator a room."""
 
-    def __init__(self, base_url: str, encoding: str, totals: Totals, name: str) -> None:
+    def __init__(
+        self, base_url: str, encoding: str, totals: Totals, name: str, rate: float | None
+    ) -> None:
         self.ws_url = base_url.replace("http://", "ws://", 1) + "/"
         self.encoding = encoding
         self.totals = totals
         self.name = name
+        self.rate = rate
 
     async def prepare(self, recorders: list[Recorder]) -> list[Table]:
         rooms = [f"{self.name}-{i}" for i in range(len(recorders))]
-        return await seat_tables(self.ws_url, rooms, recorders, self.totals, self.encoding)
+        return await seat_tables(
+            self.ws_url, rooms, recorders, self.totals, self.encoding, self.rate
+        )
 
     async def run_slot(self, table: Table, _: Any) -> None:
         """Until cancelled at the window's end; then settle and leave the sockets to the exit."""
@@ -62,6 +67,8 @@ class BareLoad:
             await asyncio.gather(*(self._player(c) for c in table.players))
         finally:
             table.recorder.settle(self.totals)
+            if table.pacer is not None:
+                self.totals.late += table.pacer.late
 
     @staticmethod
     async def _player(client: TimedClient) -> None:
@@ -74,25 +81,27 @@ class BareLoad:
 async def run(args: argparse.Namespace) -> None:
     totals, window = Totals(), Window()
     rooms = args.rooms if args.games is None else min(args.rooms, args.games)
-    recorders = [Recorder(VIEWERS, window) for _ in range(rooms)]
+    viewers = PLAYERS[args.game] + 1
+    per_room = args.rate / rooms if args.rate else None
+    recorders = [Recorder(viewers, window) for _ in range(rooms)]
     if args.target == "game":
         games_left = None if args.games is None else args.games - rooms
-        load: Any = GameSlots(args.url, args.encoding, totals, games_left)
-        room_ids = [await open_room(load.http) for _ in range(rooms)]
+        load: Any = GameSlots(args.url, args.encoding, totals, games_left, args.game, per_room)
+        room_ids = [await open_room(load.http, args.game) for _ in range(rooms)]
         emit({"phase": "rooms"})
         await expect("connect")
         tables = await load.prepare(room_ids, recorders)
     else:
-        load = BareLoad(args.url, args.encoding, totals, args.name)
+        load = BareLoad(args.url, args.encoding, totals, args.name, per_room)
         emit({"phase": "rooms"})
         await expect("connect")
         tables = await load.prepare(recorders)
-    emit({"phase": "connected", "connections": rooms * VIEWERS})
+    emit({"phase": "connected", "connections": rooms * viewers})
     await expect("go")
-    elapsed = await play(tables, load.run_slot, lambda: Recorder(VIEWERS, window), window, args)
+    elapsed = await play(tables, load.run_slot, lambda: Recorder(viewers, window), window, args)
     for table in tables:  # a slot whose cancellation was swallowed never settled its room
         table.recorder.settle(totals)
-    emit({"phase": "result", **totals.as_data(elapsed, rooms * VIEWERS)})
+    emit({"phase": "result", **totals.as_data(elapsed, rooms * viewers)})
     os._exit(0)  # the sockets close with the process: no goodbyes to wait for
 
 
@@ -126,6 +135,8 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--games", type=int)
     parser.add_argument("--encoding", choices=["msgpack", "json"], default="msgpack")
     parser.add_argument("--name", default="bare", help="room name prefix (bare target)")
+    parser.add_argument("--game", choices=sorted(PLAYERS), default="rollie")
+    parser.add_argument("--rate", type=float, help="commands per second over all rooms, paced")
     args = parser.parse_args(argv)
     if (args.seconds is None) == (args.games is None) and args.target == "game":
         parser.error("give --seconds or --games")
