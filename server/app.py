@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import logging
 import math
@@ -295,6 +296,15 @@ async def drain(app: Starlette) -> None:
 async def metrics(request: Request) -> Response:
     services: Services = request.app.state.services
     return PlainTextResponse(services.metrics.render(), media_type="text/plain; version=0.0.4")
+
+
+def tune_gc(thresholds: tuple[int, ...]) -> None:
+    """Freeze what start-up made (modules, content catalogues: never garbage) out of
+    every later collection, and set the generation thresholds if given."""
+    gc.collect()
+    gc.freeze()
+    if thresholds:
+        gc.set_threshold(*thresholds)
 
 
 def create_app(settings: Settings | None = None, store: EventStore | None = None) -> Starlette:

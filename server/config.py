@@ -40,6 +40,10 @@ import attrs
 DEFAULT_STORE_URL = "sqlite:///rollhouse-data/rollhouse.db"
 
 
+def _ints(values: object) -> tuple[int, ...]:
+    return tuple(int(v) for v in values)  # type: ignore[attr-defined]
+
+
 @attrs.frozen
 class Settings:
     host: str = "127.0.0.1"
@@ -47,6 +51,13 @@ class Settings:
     store_url: str = DEFAULT_STORE_URL
     allowed_origins: tuple[str, ...] = ()
     idle_unload_seconds: float = 300.0
+    gc_thresholds: tuple[int, ...] = attrs.field(default=(), converter=_ints)
+    """The garbage collector's generation thresholds (``gc.set_threshold``; empty:
+    Python's own). What start-up made is frozen out of collections either way."""
+    finished_unload_seconds: float = 15.0
+    """A finished room with nobody connected leaves memory this soon (it reloads from
+    the log in milliseconds if someone comes back); finished rooms kept for minutes
+    are most of what the garbage collector walks."""
     default_clock_seconds: float = 30.0
     outbox_limit: int = 256
     """Frames queued for one connection before it counts as too slow and is dropped."""

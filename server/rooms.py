@@ -322,16 +322,20 @@ class Rooms:
             log.warning("room %s: cannot unmark driven: %s", room_id, exc)
 
     async def _reap_idle(self) -> None:
-        interval = max(0.05, min(30.0, self.settings.idle_unload_seconds / 4))
+        settings = self.settings
+        shortest = min(settings.idle_unload_seconds, settings.finished_unload_seconds)
+        interval = max(0.05, min(30.0, shortest / 4))
         while True:
             await asyncio.sleep(interval)
-            cutoff = time.monotonic() - self.settings.idle_unload_seconds
+            now = time.monotonic()
+            cutoff = now - settings.idle_unload_seconds
+            finished_cutoff = now - settings.finished_unload_seconds
             for room_id, room in list(self.live.items()):
                 if (
                     room.core.idle
                     and room.connected == 0
                     and room.mailbox.empty()
-                    and room.last_active < cutoff
+                    and room.last_active < (finished_cutoff if room.model.is_over else cutoff)
                 ):
                     log.info("room %s idle, unloading", room_id)
                     await self.unload(room_id)

@@ -38,7 +38,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from server.app import create_app, drain
+    from server.app import create_app, drain, tune_gc
     from server.logs import setup_logging
 
     settings = Settings.from_env(
@@ -59,6 +59,7 @@ def run(args: argparse.Namespace) -> int:
         flush=True,
     )
     app = create_app(settings)
+    import uvicorn.protocols.websockets.websockets_sansio_impl  # loaded before the freeze
 
     class Server(uvicorn.Server):
         """Drains the node (a cluster: hand rooms over, move clients) before closing sockets."""
@@ -78,5 +79,6 @@ def run(args: argparse.Namespace) -> int:
         log_level="warning",
         lifespan="on",
     )
+    tune_gc(settings.gc_thresholds)
     Server(config).run()
     return 0
