@@ -329,7 +329,7 @@ class Rooms:
             await asyncio.sleep(interval)
             now = time.monotonic()
             cutoff = now - settings.idle_unload_seconds
-            finished_cutoff = now - settings.finished_unload_seconds
+            finished_cutoff = now - shortest  # a finished room goes first, never later
             for room_id, room in list(self.live.items()):
                 if (
                     room.core.idle
