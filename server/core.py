@@ -29,6 +29,7 @@ acks are in the log, every other answer is stored beside it before it is sent.
 from __future__ import annotations
 
 import logging
+import math
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -52,6 +53,7 @@ from protocol.messages import (
 from server.answers import Answer, Answers, reply_to_plain
 from server.core_io import (
     Append,
+    Arm,
     Broken,
     Close,
     CommandIn,
@@ -100,6 +102,9 @@ class CoreSettings:
     replies_per_seat: int = 256
     retry_base: float = 0.1
     retry_cap: float = 5.0
+    presence_every: float = 0.25
+    """At most one presence frame per room per this many seconds: arrivals and
+    departures in between are summed into the next (joins cost O(n), not O(n^2))."""
 
 
 @attrs.frozen
@@ -152,6 +157,9 @@ class RoomCore(Clockwork):
         self.left_at: dict[int, float] = {}
         self.unconfirmed: set[int] = set()
         self.stuck: set[tuple[int, int]] = set()
+        self.presence_sent = -math.inf
+        self.presence_at: float | None = None
+        """When the next presence goes out (None: none is due)."""
         self._out: list[Output] = []
 
     # -- the one entry point ---------------------------------------------------------------
@@ -318,7 +326,7 @@ class RoomCore(Clockwork):
         if j.role == "spectator":
             self.peers[j.peer] = PeerInfo(None, "spectator", j.codec)
             self._welcome(j.peer, None, j.last_seq, j.now)
-            self._presence()
+            self._presence(j.now)
             return
         if j.token is not None:
             seat = model.seat_for_token(j.token)
@@ -369,7 +377,7 @@ class RoomCore(Clockwork):
         self.seated[seat] = j.peer
         self.left_at.pop(seat, None)
         self._welcome(j.peer, token, last_seq, j.now)
-        self._presence()
+        self._presence(j.now)
 
     def _leave(self, inp: Leave) -> None:
         info = self.peers.pop(inp.peer, None)
@@ -378,7 +386,7 @@ class RoomCore(Clockwork):
         if info.seat is not None and self.seated.get(info.seat) == inp.peer:
             del self.seated[info.seat]
             self.left_at[info.seat] = inp.now
-        self._presence()
+        self._presence(inp.now)
 
     def _welcome(self, peer: PeerId, token: str | None, last_seq: int | None, now: float) -> None:
         info = self.peers[peer]
@@ -430,8 +438,23 @@ class RoomCore(Clockwork):
         spectators = sum(1 for p in self.peers.values() if p.seat is None)
         return Presence(tuple(seats), spectators)
 
-    def _presence(self) -> None:
+    def _presence(self, now: float) -> None:
+        """Tell everyone who is here: now, or at the end of the current interval if a
+        presence went out less than ``presence_every`` ago (one frame for a burst)."""
+        if self.presence_at is not None:
+            return  # one is already due: it will say this too
+        due = self.presence_sent + self.settings.presence_every
+        if now >= due:
+            self._presence_now(now)
+        else:
+            self.presence_at = due
+            self.armed["presence"] = due
+            self._out.append(Arm("presence", due))
+
+    def _presence_now(self, now: float) -> None:
+        self.presence_at = None
         if self.peers:
+            self.presence_sent = now
             self._send(tuple(self.peers), self.presence())
 
     # -- commands ---------------------------------------------------------------------------

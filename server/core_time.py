@@ -56,7 +56,11 @@ class Clockwork:
             failed: Callable[[float], None] | None = None,
         ) -> None: ...
 
-        def _presence(self) -> None: ...
+        def _presence(self, now: float) -> None: ...
+
+        def _presence_now(self, now: float) -> None: ...
+
+        presence_at: float | None
 
     def _play(self, seat: int, command: Any, now: float, by: str, cmd: str | None) -> bool:
         """Append the events of a move the room makes for ``seat``; False if refused."""
@@ -79,7 +83,10 @@ class Clockwork:
 
     def _timer(self, key: str, now: float) -> None:
         self.armed.pop(key, None)
-        if key.startswith("bot:"):
+        if key == "presence":
+            if self.presence_at is not None:
+                self._presence_now(now)
+        elif key.startswith("bot:"):
             seat = int(key[4:])
             due = self.bot_due.get(seat)
             if due is not None and due <= now + EARLY and now >= self.backoff_until - EARLY:
@@ -130,10 +137,10 @@ class Clockwork:
         self._arm(now)
 
     def _bookkept(self, record: Record) -> Done:
-        def done(_now: float, _gone: frozenset[PeerId]) -> None:
+        def done(now: float, _gone: frozenset[PeerId]) -> None:
             if isinstance(record, Unseated):
                 self.unconfirmed.discard(record.seat)
-            self._presence()
+            self._presence(now)
 
         return done
 
@@ -201,6 +208,8 @@ class Clockwork:
         if self.backoff_until > now:
             wanted = {k: max(t, self.backoff_until) for k, t in wanted.items()}
             wanted["retry"] = self.backoff_until
+        if self.presence_at is not None:  # not a write: never held back by a retry
+            wanted["presence"] = self.presence_at
         for key in [k for k in self.armed if k not in wanted]:
             del self.armed[key]
             self._out.append(Disarm(key))

@@ -6,8 +6,9 @@ from typing import Any
 
 import pytest
 
-from protocol.messages import Ack, Patch, Reject, Welcome
-from server.core_io import Append, Arm, Broken, Close, Join, Settle, Start, WriteDone
+from protocol.messages import Ack, Patch, Presence, Reject, Welcome
+from server.core import CoreSettings
+from server.core_io import Append, Arm, Broken, Close, Join, Send, Settle, Start, WriteDone
 from server.records import to_plain
 from server.store.base import pack, unpack
 from tests.server.core_harness import T0, Table
@@ -292,3 +293,41 @@ def test_a_clock_room_arms_its_deadline_on_start() -> None:
     out = rebuilt.feed(Start(T0 + 1))
     arms = [o for o in out if isinstance(o, Arm) and o.key == "clock"]
     assert arms and arms[0].at == pytest.approx(T0 + 6.0)
+
+
+# -- presence ------------------------------------------------------------------------------
+
+
+def presences(outputs: list[Any]) -> list[tuple[tuple[int, ...], Presence]]:
+    return [
+        (o.peers, o.message)
+        for o in outputs
+        if isinstance(o, Send) and isinstance(o.message, Presence)
+    ]
+
+
+def test_a_burst_of_arrivals_is_told_in_one_presence() -> None:
+    """Twenty spectators arrive at once: the first is told at once, the other nineteen
+    in one presence when the interval ends, to all twenty (not 190 frames)."""
+    table = Table.new()
+    first = table.join(100, role="spectator")
+    assert [m.spectators for _, m in presences(first)] == [1]
+    burst = [o for peer in range(101, 120) for o in table.join(peer, role="spectator")]
+    assert presences(burst) == []
+    assert table.armed["presence"] == T0 + CoreSettings().presence_every
+    table.fire_due(T0 + 1)
+    told = presences(table.outputs[-1:])
+    assert len(told) == 1
+    peers, message = told[0]
+    assert set(peers) == set(range(100, 120)) and message.spectators == 20
+    assert "presence" not in table.core.armed
+
+
+def test_arrivals_apart_are_each_told_at_once() -> None:
+    """Arrivals further apart than the interval each get their presence with the welcome."""
+    table = Table.new()
+    for i, peer in enumerate((1, 2)):
+        out = table.at(T0 + i).join(peer, f"p{peer}")
+        assert [sum(s.connected for s in m.seats) for _, m in presences(out)] == [i + 1]
+    out = table.at(T0 + 2).leave(1)
+    assert [sum(s.connected for s in m.seats) for _, m in presences(out)] == [1]
