@@ -4,7 +4,8 @@ The handshake is checked before the upgrade: a browser Origin that is not allowe
 gets HTTP 403 (``room/origin_forbidden``), an address past its connection limit HTTP
 429 (``room/too_many_connections``); neither is upgraded.
 
-The connection owns a bounded outbox drained by its own writer task; the room only
+The connection owns a bounded outbox drained by its own writer task (both made the
+first time a frame has to wait, so an idle connection holds neither); the room only
 ever calls :meth:`Connection.send_frame`, which never waits. A frame goes straight
 to the socket's transport when nothing is queued before it and the transport is
 below its high-water mark (:class:`DirectWrite`: no task switch, no ASGI hops);
@@ -101,7 +102,7 @@ class Connection:
         self.pid: PeerId | None = None
         self.gone = False
         """The socket is closed (the room may still be finishing this peer's hello)."""
-        self.outbox: asyncio.Queue[Any] = asyncio.Queue(maxsize=services.settings.outbox_limit)
+        self._outbox: asyncio.Queue[Any] | None = None
         settings, now = services.settings, time.monotonic()
         self.bucket = TokenBucket(settings.rate_per_second, settings.rate_burst, now)
         self.resyncs = TokenBucket(settings.resyncs_per_second, settings.resync_burst, now)
@@ -121,7 +122,8 @@ class Connection:
         if self.closing:
             return
         direct = self.direct
-        if direct is not None and not self.sending and self.outbox.empty() and direct.ready():
+        idle = self._outbox is None or (self._outbox.empty() and not self.sending)
+        if direct is not None and idle and direct.ready():
             try:
                 direct.write(frame)
                 return
@@ -137,6 +139,14 @@ class Connection:
             if self.writer_task is not None:
                 self.writer_task.cancel()  # it waits on a socket that does not drain
             asyncio.get_running_loop().create_task(self._close_now(codes.SLOW_CONSUMER))
+
+    @property
+    def outbox(self) -> asyncio.Queue[Any]:
+        """The frames waiting for the socket, drained by the writer task (started here)."""
+        if self._outbox is None:
+            self._outbox = asyncio.Queue(maxsize=self.services.settings.outbox_limit)
+            self.writer_task = asyncio.get_running_loop().create_task(self.writer())
+        return self._outbox
 
     def close_with(self, code: str, message: str) -> None:
         if self.closing:
@@ -310,7 +320,6 @@ async def _serve(ws: WebSocket, services: Services) -> None:
     codec = codec_for(chosen)
     await ws.accept(subprotocol=chosen)
     conn = Connection(ws, codec, services)
-    writer = conn.writer_task = asyncio.create_task(conn.writer())
     services.connections.add(conn)
     try:
         await conn.serve()
@@ -319,9 +328,11 @@ async def _serve(ws: WebSocket, services: Services) -> None:
     finally:
         services.connections.discard(conn)
         await conn.leave()
-        if conn.closing:
-            with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError, Exception):
-                await asyncio.wait_for(asyncio.shield(writer), 2.0)
-        writer.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await writer
+        writer = conn.writer_task
+        if writer is not None:
+            if conn.closing:
+                with contextlib.suppress(asyncio.TimeoutError, asyncio.CancelledError, Exception):
+                    await asyncio.wait_for(asyncio.shield(writer), 2.0)
+            writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await writer
