@@ -66,6 +66,15 @@ class Answers:
         if isinstance(record, Played) and record.seat is not None and record.cmd is not None:
             self._acks[(record.seat, record.cmd)] = (seq, record.body)
 
+    def acks_plain(self) -> list[list[Any]]:
+        """Every ack the log holds, as ``[seat, cmd, seq, body digest]`` (for snapshots)."""
+        return [[seat, cmd, seq, body] for (seat, cmd), (seq, body) in self._acks.items()]
+
+    def learn_acks(self, acks: Iterable[list[Any]]) -> None:
+        """Remember acks kept by :meth:`acks_plain`."""
+        for seat, cmd, seq, body in acks:
+            self._acks[(int(seat), str(cmd))] = (int(seq), body)
+
     def remember(self, seat: int, cmd_id: str, answer: Answer) -> None:
         """Keep a reply stored beside the log (bounded per seat, oldest out first)."""
         replies = self._replies.setdefault(seat, OrderedDict())

@@ -54,6 +54,8 @@ class Settings:
     gc_thresholds: tuple[int, ...] = attrs.field(default=(), converter=_ints)
     """The garbage collector's generation thresholds (``gc.set_threshold``; empty:
     Python's own). What start-up made is frozen out of collections either way."""
+    snapshot_every: int = 500
+    """Events between two snapshots of a room kept beside its log (loads start there)."""
     finished_unload_seconds: float = 15.0
     """A finished room with nobody connected leaves memory this soon (it reloads from
     the log in milliseconds if someone comes back); finished rooms kept for minutes

@@ -67,6 +67,7 @@ from server.core_io import (
     Rematch,
     ResyncIn,
     SaveReply,
+    SaveSnapshot,
     Send,
     Settle,
     Start,
@@ -77,7 +78,7 @@ from server.core_io import (
 )
 from server.core_time import Clockwork
 from server.records import (
-    Played,
+    Created,
     Record,
     Rematched,
     RoomModel,
@@ -86,8 +87,10 @@ from server.records import (
     from_plain,
     played_records,
     seated_record,
+    start,
     to_plain,
 )
+from server.snapshots import BadSnapshot, model_from, snapshot_of
 from server.store.base import pack, unpack
 from server.views import Viewer, Views
 
@@ -102,6 +105,8 @@ class CoreSettings:
     replies_per_seat: int = 256
     retry_base: float = 0.1
     retry_cap: float = 5.0
+    snapshot_every: int = 500
+    """Events between snapshots of the room (server.snapshots); 0: none."""
     presence_every: float = 0.25
     """At most one presence frame per room per this many seconds: arrivals and
     departures in between are summed into the next (joins cost O(n), not O(n^2))."""
@@ -157,6 +162,8 @@ class RoomCore(Clockwork):
         self.left_at: dict[int, float] = {}
         self.unconfirmed: set[int] = set()
         self.stuck: set[tuple[int, int]] = set()
+        self.snapshot_seq = 0
+        """The seq of the last snapshot made (or loaded from)."""
         self.presence_sent = -math.inf
         self.presence_at: float | None = None
         """When the next presence goes out (None: none is due)."""
@@ -294,6 +301,10 @@ class RoomCore(Clockwork):
             peers = self._viewer_peers(viewer)
             if peers:
                 self._send(peers, patch)
+        every = self.settings.snapshot_every
+        if every and model.seq - self.snapshot_seq >= every:
+            self.snapshot_seq = model.seq
+            self._out.append(SaveSnapshot(model.seq, snapshot_of(model, self.answers.acks_plain())))
 
     def _retry_later(self, now: float) -> None:
         self.failures += 1
@@ -540,20 +551,70 @@ class RoomCore(Clockwork):
         self._append((Rematched(inp.room, inp.now),), (), done, failed)
 
 
+class Rebuilder:
+    """A room's core rebuilt from its log a chunk of records at a time (the shell lets
+    other rooms run between chunks), starting from a snapshot when there is a good one.
+
+    ``created`` is the room's first record; ``seq`` is where the records to fold start
+    after (the snapshot's seq, or 1)."""
+
+    def __init__(
+        self,
+        room_id: str,
+        created: Mapping[str, Any],
+        snapshot: Mapping[str, Any] | None = None,
+        settings: CoreSettings | None = None,
+    ) -> None:
+        self.settings = settings or CoreSettings()
+        first = from_plain(created)
+        if not isinstance(first, Created):
+            raise ValueError(f"room {room_id}: log does not start with a created record")
+        self.model = start(room_id, first)
+        self.answers = Answers(self.settings.replies_per_seat)
+        self.snapshot_seq = 0
+        """The seq of the snapshot the rebuild started from (0: none)."""
+        if snapshot is not None:
+            try:
+                self.model = model_from(self.model, snapshot)
+                self.answers.learn_acks(snapshot["acks"])
+                self.snapshot_seq = self.model.seq
+            except (BadSnapshot, KeyError, TypeError, ValueError) as exc:
+                log.warning("room %s: snapshot not used (%s); folding the whole log", room_id, exc)
+                self.model = start(room_id, first)
+                self.answers = Answers(self.settings.replies_per_seat)
+
+    @property
+    def seq(self) -> int:
+        return self.model.seq
+
+    def fold(self, records: Sequence[tuple[int, Mapping[str, Any]]]) -> None:
+        """Fold the next records (plain ``(seq, data)`` pairs, in order, none skipped)."""
+        model, answers = self.model, self.answers
+        for seq, data in records:
+            if seq != model.seq + 1:
+                raise ValueError(f"room {model.room_id}: record {seq} after {model.seq}")
+            record = from_plain(data)
+            model = evolve(model, seq, record)
+            answers.learn(seq, record)
+        self.model = model
+
+    def core(self, replies: Sequence[tuple[int, str, Mapping[str, Any]]] = ()) -> RoomCore:
+        """The rebuilt core, with the replies stored beside the log."""
+        self.answers.load(replies)
+        core = RoomCore(self.model, self.answers, self.settings)
+        core.snapshot_seq = self.snapshot_seq  # the next one is due ``every`` events after
+        return core
+
+
 def rebuild_core(
     room_id: str,
     records: list[tuple[int, Mapping[str, Any]]],
     replies: Sequence[tuple[int, str, Mapping[str, Any]]] = (),
     settings: CoreSettings | None = None,
+    snapshot: Mapping[str, Any] | None = None,
 ) -> RoomCore:
-    """A core from a room's whole log (plain ``(seq, data)`` pairs) and its stored replies."""
-    from server.records import rebuild
-
-    settings = settings or CoreSettings()
-    typed = [(seq, from_plain(data)) for seq, data in records]
-    answers = Answers(settings.replies_per_seat)
-    for seq, record in typed:
-        if isinstance(record, Played):
-            answers.learn(seq, record)
-    answers.load(replies)
-    return RoomCore(rebuild(room_id, typed), answers, settings)
+    """A core from a room's log (plain ``(seq, data)`` pairs from seq 1; with a
+    ``snapshot``, the records after it are folded) and its stored replies."""
+    builder = Rebuilder(room_id, records[0][1], snapshot, settings)
+    builder.fold([(seq, data) for seq, data in records if seq > builder.seq])
+    return builder.core(replies)

@@ -168,6 +168,14 @@ class Arm:
 
 
 @attrs.frozen
+class SaveSnapshot:
+    """Keep ``data`` (server.snapshots) as the room at ``seq``; best effort, not awaited."""
+
+    seq: int
+    data: Mapping[str, Any]
+
+
+@attrs.frozen
 class Disarm:
     key: str
 
@@ -200,4 +208,5 @@ class Count:
 
 Output = (
     Append | SaveReply | Settle | Send | Close | Arm | Disarm | Finished | Broken | Count
+    | SaveSnapshot
 )  # fmt: skip

@@ -108,6 +108,12 @@ class Metrics:
             "Rooms loaded at start-up because time alone moves them.",
         )
         self.append_latency = Histogram("rollhouse_append_seconds", "Store append latency.")
+        self.load_seconds = Histogram(
+            "rollhouse_room_load_seconds", "Time to load a room from its snapshot and log."
+        )
+        self.snapshots = Counter(
+            "rollhouse_snapshots_total", "Room snapshots written beside the log, by outcome."
+        )
         self.fanout_latency = Histogram(
             "rollhouse_fanout_seconds",
             "Time to fold a durable write into the room and build and queue its patches.",

@@ -42,6 +42,7 @@ from server.core_io import (
     PeerId,
     ResyncIn,
     SaveReply,
+    SaveSnapshot,
     Send,
     Settle,
     Start,
@@ -112,6 +113,8 @@ class Room:
         self.last_active = time.monotonic()
         self._op_ids = itertools.count(1)
         self._task: asyncio.Task[None] | None = None
+        self._snapshot: asyncio.Task[None] | None = None
+        self._next_snapshot: SaveSnapshot | None = None
 
     @property
     def room_id(self) -> str:
@@ -131,6 +134,10 @@ class Room:
         for handle in self.timers.values():
             handle.cancel()
         self.timers.clear()
+        if self._snapshot is not None and not self._snapshot.done():
+            with contextlib.suppress(Exception):  # best effort: give it a moment
+                await asyncio.wait_for(asyncio.shield(self._snapshot), 1.0)
+            self._snapshot.cancel()
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -247,6 +254,8 @@ class Room:
                     future.set_result(out)
             case Count():
                 self._count(out)
+            case SaveSnapshot():
+                self._save_snapshot(out)
             case Broken():
                 self._broken(out.code, out.message)
         return None
@@ -321,6 +330,23 @@ class Room:
                 continue
             tail = tuple((r.seq, r.data) for r in records)
             return TailRead(tail, self.clock(), self._gone())
+
+    def _save_snapshot(self, out: SaveSnapshot) -> None:
+        """Write the snapshot in the background (one at a time; the newest waits)."""
+        if self._snapshot is not None and not self._snapshot.done():
+            self._next_snapshot = out
+            return
+        self._snapshot = asyncio.get_running_loop().create_task(self._write_snapshot(out))
+
+    async def _write_snapshot(self, out: SaveSnapshot | None) -> None:
+        while out is not None:
+            try:
+                await self.store.save_snapshot(self.room_id, out.seq, dict(out.data))
+                self.metrics.snapshots.inc(outcome="saved")
+            except StoreError as exc:  # only the next load is longer
+                self.metrics.snapshots.inc(outcome="failed")
+                log.warning("room %s: snapshot at %d not saved: %s", self.room_id, out.seq, exc)
+            out, self._next_snapshot = self._next_snapshot, None
 
     def _arm(self, key: str, at: float) -> None:
         old = self.timers.pop(key, None)
