@@ -8,7 +8,8 @@ Keys of room ``id`` (beside the store's, same prefix):
   every append of an older holder is refused inside the append script
 - ``{prefix}:room:{id}:holder``  the last holder, kept after the lease lapses ('' once
   handed over): a claim that finds another node here took the room over (a failover)
-- ``{prefix}:node:{id}:alive``   a node's heartbeat, ``PX lease``
+- ``{prefix}:node:{id}:alive``   a node's heartbeat, ``PX 2 * lease`` (written at start
+  and with every renewal): an owner drops the relayed peers of a node without one
 
 A lease alone never decides a write (a paused holder may still believe it holds it);
 the epoch does. The lease only decides who *tries*.
@@ -24,6 +25,9 @@ from redis.exceptions import RedisError, ResponseError
 
 from server.ownership import RoomElsewhere
 from server.store import StoreFenced, StoreUnavailable
+
+ALIVE_LEASES = 2
+"""A heartbeat outlives the lease: a relay node late by a tick keeps its peers."""
 
 # KEYS: lease, fence, holder. ARGV: node, px. -> {1, epoch, previous holder} or {0, holder}
 CLAIM = """
@@ -123,7 +127,7 @@ class Leases:
         for room, epoch in rooms.items():
             keys = [self.key(room, "lease"), self.key(room, "fence")]
             await self._renew(keys=keys, args=[self.node, self.px, epoch], client=pipe)
-        pipe.set(self.alive_key(self.node), b"1", px=self.px)
+        pipe.set(self.alive_key(self.node), b"1", px=ALIVE_LEASES * self.px)
         try:
             replies = await pipe.execute()
         except RedisError as exc:

@@ -82,9 +82,21 @@ class Node:
         self.rooms = rooms
         self.metrics.rooms_owned.fn = lambda: float(len(rooms.live))
         self.last_renewed = time.monotonic()
+        await self._heartbeat()
         await self.streams.start()
         self._task = asyncio.create_task(self._ticks(), name="cluster-ticks")
         log.info("node %s joined the cluster (lease %.1f s)", self.id, self.lease)
+
+    async def _heartbeat(self) -> None:
+        """Say this node is alive before it relays anything: an owner drops the peers of
+        a relay node whose heartbeat it cannot see (bounded; the ticks go on trying)."""
+        for _attempt in range(10):
+            try:
+                await self.leases.renew({})
+                return
+            except StoreError as exc:
+                log.warning("node %s: cannot write its heartbeat yet: %s", self.id, exc)
+                await asyncio.sleep(0.2)
 
     async def drain(self) -> None:
         """Stop taking rooms, move local connections away, hand every room over."""
@@ -217,6 +229,8 @@ class Node:
     async def _hello(self, msg: Message) -> None:
         assert self.rooms is not None
         node, pid = msg["n"], msg["p"]
+        if (node, pid) in self.remote:  # sent twice (a pipeline retried after a timeout)
+            return
         try:
             room = await self.rooms.get(msg["r"]) if not self.draining else None
         except RoomRefusal as exc:
@@ -333,6 +347,10 @@ class Node:
         alive = await self.leases.alive(sorted({node for node, _ in self.remote}))
         for key, (room, pid, peer) in list(self.remote.items()):
             if not alive.get(key[0], True):
+                log.warning("node %s: relay node %s is silent; its peer %s left", self.id, *key)
                 del self.remote[key]
                 peer.gone = True
                 room.leave(pid)
+                # were it alive after all (a late heartbeat), its client must not wait on
+                # frames that will never come: it reconnects and resumes from its seq
+                peer.close_with(codes.MOVED, MOVED_MESSAGE)
