@@ -17,7 +17,7 @@ import pytest
 from tests.support.redis_server import start_redis
 from tests.support.server import ServerProcess
 
-LEASE = 3.0
+LEASE = 2.0
 NODES = 3
 
 
