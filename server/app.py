@@ -105,14 +105,14 @@ async def health(request: Request) -> Response:
     cluster = services.cluster
     if cluster is not None:
         body.update(node=cluster.id, draining=cluster.draining)
+    if cluster is not None and not cluster.ready():  # known without asking the store
+        why = "draining" if cluster.draining else "the node's leases are not being renewed"
+        body.update(ok=False, error={"code": codes.UNAVAILABLE, "message": why})
+        return JSONResponse(body, status_code=503)
     try:
         await asyncio.wait_for(services.store.last_seq("health-check"), HEALTH_TIMEOUT)
     except (TimeoutError, StoreError) as exc:
         body.update(ok=False, error={"code": codes.UNAVAILABLE, "message": f"store: {exc!r}"})
-        return JSONResponse(body, status_code=503)
-    if cluster is not None and not cluster.ready():
-        why = "draining" if cluster.draining else "the node's leases are not being renewed"
-        body.update(ok=False, error={"code": codes.UNAVAILABLE, "message": why})
         return JSONResponse(body, status_code=503)
     return JSONResponse(body)
 
