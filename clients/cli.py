@@ -15,6 +15,7 @@ from collections.abc import Sequence
 # subcommand name -> module providing add_parser(subparsers)
 SUBCOMMANDS: dict[str, str] = {
     "serve": "server.serve_cmd",
+    "migrate-keys": "server.store.migrate_cmd",
     "simulate": "clients.simulate.cli",
     "bench": "clients.bench.cli",
     "play": "clients.terminal.cli",

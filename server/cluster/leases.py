@@ -1,6 +1,7 @@
 """Room leases with fencing: exactly one node runs a live room, and only it can write.
 
-Keys of room ``id`` (beside the store's, same prefix):
+Keys of room ``id`` (beside the store's, same prefix and layout: in the tagged layout
+``{prefix}:room:{<id>}:lease``, one slot with the room's log; server/store/redis_keys.py):
 
 - ``{prefix}:room:{id}:lease``   the holder's node id, ``SET ... PX lease`` (renewed)
 - ``{prefix}:room:{id}:fence``   the fence epoch (the store's own key): a claim INCRs it
@@ -25,6 +26,7 @@ from redis.exceptions import RedisError, ResponseError
 
 from server.ownership import RoomElsewhere
 from server.store import StoreFenced, StoreUnavailable
+from server.store.redis_keys import Keys
 
 ALIVE_LEASES = 2
 """A heartbeat outlives the lease: a relay node late by a tick keeps its peers."""
@@ -94,6 +96,8 @@ class Leases:
     def __init__(self, client: aioredis.Redis, prefix: str, node: str, lease: float) -> None:
         self.client = client
         self.prefix = prefix
+        self.keys = Keys(prefix)
+        """The store's key names (the node sets the store's layout at start)."""
         self.node = node
         self.px = max(1, int(lease * 1000))
         self._claim = client.register_script(CLAIM)
@@ -104,7 +108,7 @@ class Leases:
         self.failovers = 0
 
     def key(self, room: str, what: str) -> str:
-        return f"{self.prefix}:room:{room}:{what}"
+        return self.keys.room(room, what)
 
     def alive_key(self, node: str) -> str:
         return f"{self.prefix}:node:{node}:alive"

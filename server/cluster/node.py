@@ -93,6 +93,9 @@ class Node:
     async def start(self, rooms: Rooms) -> None:
         self.rooms = rooms
         self.metrics.rooms_owned.fn = lambda: float(len(rooms.live))
+        layout = getattr(self.store, "layout", None)  # the Redis store's key names
+        if layout is not None:
+            self.leases.keys = await layout()
         self.last_renewed = time.monotonic()
         await self._heartbeat()
         await self.streams.start()
