@@ -29,12 +29,13 @@ import itertools
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 import redis.asyncio as aioredis
 
 from protocol import errors as codes
+from server.cluster.idempotency import IdempotencyKeys
 from server.cluster.index import Index
 from server.cluster.leases import Leases
 from server.cluster.relay import Message, RemotePeer, RemoteRoom, Session, Streams, hello_of
@@ -76,6 +77,7 @@ class Node:
         self.leases = Leases(self.client, prefix, self.id, self.lease)
         self.streams = Streams(self.client, self.reader, prefix, self.id, self.on_message)
         self.index = Index(self.client, prefix)
+        self.idempotency = IdempotencyKeys(self.client, prefix)
         self.rooms: Rooms | None = None
         self.sessions: dict[int, Session] = {}
         """Relay side: local connections to rooms run elsewhere, by connection id."""
@@ -86,6 +88,9 @@ class Node:
         self._published: dict[str, str] = {}
         self._calls: dict[str, asyncio.Future[Message]] = {}
         self._call_ids = itertools.count(1)
+        self.joining: dict[tuple[str, int], list[Message]] = {}
+        """Owner side: relayed hellos whose room is loading, with what followed them."""
+        self._background: set[asyncio.Task[None]] = set()
         self._tasks: list[asyncio.Task[None]] = []
 
     # -- life --------------------------------------------------------------------------
@@ -132,10 +137,10 @@ class Node:
         await self.streams.flush()
 
     async def close(self) -> None:
-        for task in self._tasks:
+        for task in [*self._tasks, *self._background]:
             task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError):
+        for task in [*self._tasks, *self._background]:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         await self.streams.close()
         await self.client.aclose()
@@ -175,7 +180,7 @@ class Node:
         try:
             return await self.rooms.get(room_id)
         except RoomElsewhere as exc:
-            return RemoteRoom(self.streams, self.sessions, room_id, exc.owner)
+            return RemoteRoom(self.streams, self.sessions, room_id, exc.owner, self.metrics)
 
     async def owner_of(self, room_id: str) -> str | None:
         if self.rooms is not None and room_id in self.rooms.live:
@@ -203,6 +208,7 @@ class Node:
         qid = f"{self.id}:{next(self._call_ids)}"
         future: asyncio.Future[Message] = asyncio.get_running_loop().create_future()
         self._calls[qid] = future
+        self.metrics.forwarded.inc(direction="out", kind="call")
         self.streams.send(owner, {"k": "call", "n": self.id, "q": qid, "op": op, "r": room})
         try:
             reply = await asyncio.wait_for(future, max(5.0, 2 * self.lease))
@@ -223,11 +229,18 @@ class Node:
             return
         self.metrics.forwarded.inc(direction="in", kind=kind)
         if kind == "hello":
-            await self._hello(msg)
-        elif kind == "call":
-            await self._call(msg)
+            self._hello(msg)
+        elif kind == "call":  # a rematch may load a room: never in the inbox reader's way
+            self._spawn(self._call(msg))
+        elif (msg["n"], msg["p"]) in self.joining:  # after its hello, once the room is loaded
+            self.joining[(msg["n"], msg["p"])].append(msg)
         else:
             self._to_owner(msg)
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     def _to_relay(self, msg: Message) -> None:
         if msg["k"] == "frames":
@@ -236,6 +249,8 @@ class Node:
                 if session is not None:
                     session.answered = True
                     session.peer.send_frame(msg["f"])
+                    if session.sent or not session.welcomed:
+                        session.read(msg["f"], self.metrics)
         elif msg["k"] == "close":
             session = self.sessions.pop(msg["p"], None)
             if session is not None:
@@ -245,20 +260,44 @@ class Node:
             if future is not None and not future.done():
                 future.set_result(msg)
 
-    async def _hello(self, msg: Message) -> None:
+    def _hello(self, msg: Message) -> None:
+        """Join a relayed connection; a room not in memory is loaded aside, so the inbox
+        goes on for other rooms meanwhile (this connection's later messages wait)."""
         assert self.rooms is not None
-        node, pid = msg["n"], msg["p"]
-        if (node, pid) in self.remote:  # sent twice (a pipeline retried after a timeout)
+        key = (msg["n"], msg["p"])
+        if key in self.remote or key in self.joining:  # sent twice (a pipeline retried)
             return
+        room = self.rooms.live.get(msg["r"])
+        if room is not None and not room.broken and not self.draining:
+            self._join(msg, room)
+            return
+        self.joining[key] = []
+        self._spawn(self._load_and_join(msg))
+
+    async def _load_and_join(self, msg: Message) -> None:
+        assert self.rooms is not None
+        key = (msg["n"], msg["p"])
         try:
             room = await self.rooms.get(msg["r"]) if not self.draining else None
         except RoomRefusal as exc:
             code = codes.MOVED if isinstance(exc, RoomElsewhere) else exc.code
-            self.streams.send(node, {"k": "close", "p": pid, "c": code, "m": exc.message})
+            self.joining.pop(key, None)
+            self.streams.send(key[0], {"k": "close", "p": key[1], "c": code, "m": exc.message})
             return
+        except BaseException:
+            self.joining.pop(key, None)
+            raise
+        waiting = self.joining.pop(key, [])
         if room is None:
-            self.streams.send(node, {"k": "close", "p": pid, "c": codes.MOVED, "m": MOVED_MESSAGE})
+            self.streams.send(key[0], {"k": "close", "p": key[1], "c": codes.MOVED,
+                                       "m": MOVED_MESSAGE})  # fmt: skip
             return
+        self._join(msg, room)
+        for later in waiting:
+            self._to_owner(later)
+
+    def _join(self, msg: Message, room: Room) -> None:
+        node, pid = msg["n"], msg["p"]
         peer = RemotePeer(self.streams, node, pid, msg["c"])
         self.remote[(node, pid)] = (room, room.join(peer, hello_of(msg)), peer)
 

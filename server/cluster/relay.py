@@ -34,7 +34,9 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from protocol.codec import codec_for
-from protocol.messages import Hello
+from protocol.errors import ProtocolError
+from protocol.messages import Ack, Hello, Reject, Welcome
+from server.metrics import Metrics
 
 log = logging.getLogger("rollhouse.cluster")
 
@@ -232,14 +234,38 @@ def hello_of(msg: Message) -> Hello:
 _pids = itertools.count(1)
 
 
+SENT_KEPT = 256
+"""Forwarded commands a session times at once (older ones are forgotten)."""
+
+
 @attrs.define
 class Session:
-    """One local connection to a room run elsewhere."""
+    """One local connection to a room run elsewhere.
+
+    The relay passes the owner's frames through unread, except while it waits for the
+    welcome (to learn the connection's seat and role, for this node's gauges) or for
+    the answer of a forwarded command (to time the round trip)."""
 
     peer: Any
     room: RemoteRoom
     opened: float
     answered: bool = False
+    welcomed: bool = False
+    sent: dict[str, float] = attrs.field(factory=dict)
+    """Forwarded command id -> when it was forwarded (monotonic)."""
+
+    def read(self, frame: bytes | str, metrics: Metrics) -> None:
+        try:
+            message = self.peer.codec.decode_server(frame)
+        except ProtocolError:
+            return
+        if isinstance(message, Welcome):
+            self.welcomed = True
+            self.peer.seat, self.peer.role = message.seat, message.role
+        elif isinstance(message, Ack | Reject):
+            started = self.sent.pop(message.id, None)
+            if started is not None:
+                metrics.relay_latency.observe(time.monotonic() - started)
 
 
 class RemoteRoom:
@@ -247,11 +273,20 @@ class RemoteRoom:
 
     broken = False
 
-    def __init__(self, streams: Streams, sessions: dict[int, Session], room: str, owner: str):
+    def __init__(
+        self,
+        streams: Streams,
+        sessions: dict[int, Session],
+        room: str,
+        owner: str,
+        metrics: Metrics,
+    ) -> None:
         self.streams, self.sessions = streams, sessions
         self.room_id, self.owner = room, owner
+        self.metrics = metrics
 
     def _send(self, kind: str, pid: int, **fields: Any) -> None:
+        self.metrics.forwarded.inc(direction="out", kind=kind)
         self.streams.send(self.owner, {"k": kind, "n": self.streams.node, "p": pid, **fields})
 
     def join(self, peer: Any, hello: Hello) -> int:
@@ -263,6 +298,11 @@ class RemoteRoom:
         return pid
 
     def command(self, pid: int, cmd_id: str, body: dict[str, Any]) -> None:
+        session = self.sessions.get(pid)
+        if session is not None:
+            if len(session.sent) >= SENT_KEPT:
+                del session.sent[next(iter(session.sent))]
+            session.sent[cmd_id] = time.monotonic()
         self._send("cmd", pid, i=cmd_id, b=body, t=time.time())
 
     def resync(self, pid: int) -> None:
