@@ -18,6 +18,7 @@ SUBCOMMANDS: dict[str, str] = {
     "migrate-keys": "server.store.migrate_cmd",
     "simulate": "clients.simulate.cli",
     "bench": "clients.bench.cli",
+    "bench-cluster": "clients.bench.cluster",
     "play": "clients.terminal.cli",
     "watch": "clients.terminal.cli",
     "bots": "clients.bots.cli",
