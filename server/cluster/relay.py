@@ -124,7 +124,11 @@ class Streams:
 
     async def _send_loop(self) -> None:
         while True:
-            await self._wake.wait()
+            if self._unsent:  # Redis refused the last tries: try again even if nothing new
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), 1.0)
+            else:
+                await self._wake.wait()
             self._wake.clear()
             await self.flush()
 
