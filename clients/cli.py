@@ -15,8 +15,10 @@ from collections.abc import Sequence
 # subcommand name -> module providing add_parser(subparsers)
 SUBCOMMANDS: dict[str, str] = {
     "serve": "server.serve_cmd",
+    "migrate-keys": "server.store.migrate_cmd",
     "simulate": "clients.simulate.cli",
     "bench": "clients.bench.cli",
+    "bench-cluster": "clients.bench.cluster",
     "play": "clients.terminal.cli",
     "watch": "clients.terminal.cli",
     "bots": "clients.bots.cli",

@@ -106,14 +106,14 @@ async def health(request: Request) -> Response:
     cluster = services.cluster
     if cluster is not None:
         body.update(node=cluster.id, draining=cluster.draining)
+    if cluster is not None and not cluster.ready():  # known without asking the store
+        why = "draining" if cluster.draining else "the node's leases are not being renewed"
+        body.update(ok=False, error={"code": codes.UNAVAILABLE, "message": why})
+        return JSONResponse(body, status_code=503)
     try:
         await asyncio.wait_for(services.store.last_seq("health-check"), HEALTH_TIMEOUT)
     except (TimeoutError, StoreError) as exc:
         body.update(ok=False, error={"code": codes.UNAVAILABLE, "message": f"store: {exc!r}"})
-        return JSONResponse(body, status_code=503)
-    if cluster is not None and not cluster.ready():
-        why = "draining" if cluster.draining else "the node's leases are not being renewed"
-        body.update(ok=False, error={"code": codes.UNAVAILABLE, "message": why})
         return JSONResponse(body, status_code=503)
     return JSONResponse(body)
 
@@ -150,8 +150,16 @@ async def create_room(request: Request) -> Response:
     key = request.headers.get("idempotency-key")
     if key is not None and not (1 <= len(key) <= 255 and key.isascii() and key.isprintable()):
         return error_response(codes.BAD_JSON, "Idempotency-Key: 1-255 printable ASCII", 400)
-    if key is not None and key in services.idempotency:
+    cluster = services.cluster
+    if key is not None and cluster is None and key in services.idempotency:
         return await _replay_creation(services, services.idempotency[key])
+    if key is not None and cluster is not None:  # kept in Redis: any node replays it
+        try:
+            made = await cluster.idempotency.claim(key)
+        except CodedError as exc:
+            return coded_response(exc)
+        if made is not None:
+            return await _replay_creation(services, made)
     address = client_address(
         request.client.host if request.client else None,
         request.headers,
@@ -163,16 +171,23 @@ async def create_room(request: Request) -> Response:
         message = f"at most {services.settings.creations_per_minute} rooms a minute per address"
         reply = error_response(codes.HTTP_RATE_LIMITED, message, 429)
         reply.headers["Retry-After"] = str(math.ceil(wait))
+        if key is not None and cluster is not None:
+            await cluster.idempotency.failed(key)
         return reply
     try:
         summary = await services.rooms.create(
             str(body.get("game", "")), body.get("seats", 0), *_room_parts(body)
         )
     except CodedError as exc:
+        if key is not None and cluster is not None:
+            await cluster.idempotency.failed(key)
         return coded_response(exc)
-    if key is not None:
+    if key is not None and cluster is None:
         services.remember_creation(key, summary["room"])
-    if services.cluster is not None:
+    if cluster is not None:
+        if key is not None:
+            with contextlib.suppress(StoreError):  # pending lapses; a retry then makes another
+                await cluster.idempotency.made(key, summary["room"])
         summary = await _published(services, summary)
     return JSONResponse(summary, status_code=201)
 
@@ -189,6 +204,9 @@ async def _published(services: Services, summary: dict[str, Any]) -> dict[str, A
 
 async def _replay_creation(services: Services, room_id: str) -> Response:
     try:
+        if services.cluster is not None:  # perhaps made, and run, by another node
+            info = await _cluster_info(services, services.cluster, room_id)
+            return JSONResponse(info, status_code=201)
         room = await services.rooms.get(room_id)
     except CodedError as exc:
         return coded_response(exc)

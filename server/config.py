@@ -11,7 +11,8 @@
 | trusted proxies   | --trust-proxy | ROLLHOUSE_TRUST_PROXY | none                         |
 | node id (cluster) | --node-id     | ROLLHOUSE_NODE_ID     | {hostname}-{port}            |
 | advertised URL    | --advertise-url | ROLLHOUSE_ADVERTISE_URL | http://{host}:{port}     |
-| room lease        | --lease       | ROLLHOUSE_LEASE       | 3 s                          |
+| room lease        | --lease       | ROLLHOUSE_LEASE       | 2 s                          |
+| lapsed-lease scan |               | ROLLHOUSE_SCAN_SECONDS | 0.25 s                      |
 
 With a ``redis://`` store every node is part of one cluster (docs/cluster.md): a
 room is run by the node holding its lease; a node that dies loses its rooms to the
@@ -92,8 +93,12 @@ class Settings:
     """This node's name in the cluster (empty: ``{hostname}-{port}``)."""
     advertise_url: str = ""
     """How other nodes and operators reach this node (empty: ``http://{host}:{port}``)."""
-    lease_seconds: float = 3.0
-    """A room's lease: renewed every third of it; an owner silent this long loses its rooms."""
+    lease_seconds: float = 2.0
+    """A room's lease: renewed every quarter of it; an owner silent this long loses its
+    rooms (and a node whose event loop stalls for ``3/4`` of it may lose them)."""
+    scan_seconds: float = 0.25
+    """How often a node looks for lapsed leases of the rooms it relays or that time
+    moves, to take them over (at most a quarter of the lease)."""
 
     @property
     def node(self) -> str:

@@ -133,13 +133,19 @@ class Metrics:
         )
         self.forwarded = Counter(
             "rollhouse_forwarded_total",
-            "Messages this node received as a room's owner from the node holding the client's "
-            "socket, by direction (in) and kind (hello, cmd, resync, leave, call).",
+            "Messages between a room's owner and the node holding the client's socket: "
+            "direction in (received as the owner) or out (sent as the relay), by kind "
+            "(hello, cmd, resync, leave, call).",
         )
         self.forward_latency = Histogram(
             "rollhouse_forward_seconds",
             "Cross-node delay of a forwarded command: from the relay node's XADD to the owner "
             "reading it (wall clocks of two nodes).",
+        )
+        self.relay_latency = Histogram(
+            "rollhouse_relay_seconds",
+            "Round trip of a command this node forwarded to the room's owner, from the "
+            "forward to the answer's frame coming back (one clock: this node's).",
         )
         self.rooms = Gauge("rollhouse_rooms_live", "Rooms loaded in memory.")
         self.rooms_owned = Gauge(
@@ -154,6 +160,6 @@ class Metrics:
             self.protocol_errors, self.dropped, self.refused, self.retries, self.append_failures,
             self.rooms_loaded_at_start, self.append_latency, self.fanout_latency,
             self.rooms_owned, self.leases, self.failovers, self.fencing_refusals, self.forwarded,
-            self.forward_latency,
+            self.forward_latency, self.relay_latency,
         ]  # fmt: skip
         return "\n".join(line for s in series for line in s.lines()) + "\n"

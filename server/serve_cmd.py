@@ -28,7 +28,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     p.add_argument(
         "--lease",
         type=float,
-        help="seconds a room's lease lasts; a dead node's rooms move after it (default 3)",
+        help="seconds a room's lease lasts; a dead node's rooms move after it (default 2)",
     )
     p.add_argument("--log-level", default="info")
     p.add_argument("--log-format", choices=["json", "text"], default="json")

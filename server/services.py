@@ -13,7 +13,8 @@ from server.rooms import Rooms
 from server.store import EventStore
 
 IDEMPOTENCY_KEYS = 10_000
-"""Idempotency keys a node remembers (in memory: a restart forgets them)."""
+"""Idempotency keys a node remembers (in memory: a restart forgets them). On a Redis
+store they are kept in Redis instead (server/cluster/idempotency.py), for every node."""
 
 if TYPE_CHECKING:
     from server.cluster.node import Node

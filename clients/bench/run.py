@@ -115,7 +115,7 @@ def measure(plan: Plan, server_pid: int, extra: dict[str, int]) -> dict[str, Any
     """Run the load against the server ``server_pid``; raw figures of every worker."""
     procs = start_workers(plan)
     try:
-        return _steps(procs, server_pid, extra)
+        return step_through(procs, server_pid, extra)
     except RuntimeError as exc:
         logs = sorted(plan.workdir.glob("*.log"))
         tails = "\n".join(f"--- {log.name}\n{log_tail(log)}" for log in logs)
@@ -127,7 +127,7 @@ def measure(plan: Plan, server_pid: int, extra: dict[str, int]) -> dict[str, Any
             stop_process(proc)
 
 
-def _steps(
+def step_through(
     procs: list[subprocess.Popen[str]], server_pid: int, extra: dict[str, int]
 ) -> dict[str, Any]:
     for proc in procs:

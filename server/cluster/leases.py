@@ -1,6 +1,7 @@
 """Room leases with fencing: exactly one node runs a live room, and only it can write.
 
-Keys of room ``id`` (beside the store's, same prefix):
+Keys of room ``id`` (beside the store's, same prefix and layout: in the tagged layout
+``{prefix}:room:{<id>}:lease``, one slot with the room's log; server/store/redis_keys.py):
 
 - ``{prefix}:room:{id}:lease``   the holder's node id, ``SET ... PX lease`` (renewed)
 - ``{prefix}:room:{id}:fence``   the fence epoch (the store's own key): a claim INCRs it
@@ -8,7 +9,8 @@ Keys of room ``id`` (beside the store's, same prefix):
   every append of an older holder is refused inside the append script
 - ``{prefix}:room:{id}:holder``  the last holder, kept after the lease lapses ('' once
   handed over): a claim that finds another node here took the room over (a failover)
-- ``{prefix}:node:{id}:alive``   a node's heartbeat, ``PX lease``
+- ``{prefix}:node:{id}:alive``   a node's heartbeat, ``PX 2 * lease`` (written at start
+  and with every renewal): an owner drops the relayed peers of a node without one
 
 A lease alone never decides a write (a paused holder may still believe it holds it);
 the epoch does. The lease only decides who *tries*.
@@ -24,6 +26,10 @@ from redis.exceptions import RedisError, ResponseError
 
 from server.ownership import RoomElsewhere
 from server.store import StoreFenced, StoreUnavailable
+from server.store.redis_keys import Keys
+
+ALIVE_LEASES = 2
+"""A heartbeat outlives the lease: a relay node late by a tick keeps its peers."""
 
 # KEYS: lease, fence, holder. ARGV: node, px. -> {1, epoch, previous holder} or {0, holder}
 CLAIM = """
@@ -90,6 +96,8 @@ class Leases:
     def __init__(self, client: aioredis.Redis, prefix: str, node: str, lease: float) -> None:
         self.client = client
         self.prefix = prefix
+        self.keys = Keys(prefix)
+        """The store's key names (the node sets the store's layout at start)."""
         self.node = node
         self.px = max(1, int(lease * 1000))
         self._claim = client.register_script(CLAIM)
@@ -100,7 +108,7 @@ class Leases:
         self.failovers = 0
 
     def key(self, room: str, what: str) -> str:
-        return f"{self.prefix}:room:{room}:{what}"
+        return self.keys.room(room, what)
 
     def alive_key(self, node: str) -> str:
         return f"{self.prefix}:node:{node}:alive"
@@ -123,7 +131,7 @@ class Leases:
         for room, epoch in rooms.items():
             keys = [self.key(room, "lease"), self.key(room, "fence")]
             await self._renew(keys=keys, args=[self.node, self.px, epoch], client=pipe)
-        pipe.set(self.alive_key(self.node), b"1", px=self.px)
+        pipe.set(self.alive_key(self.node), b"1", px=ALIVE_LEASES * self.px)
         try:
             replies = await pipe.execute()
         except RedisError as exc:

@@ -34,7 +34,9 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from protocol.codec import codec_for
-from protocol.messages import Hello
+from protocol.errors import ProtocolError
+from protocol.messages import Ack, Hello, Reject, Welcome
+from server.metrics import Metrics
 
 log = logging.getLogger("rollhouse.cluster")
 
@@ -66,6 +68,8 @@ class Streams:
         self.client, self.reader, self.prefix, self.node = client, reader, prefix, node
         self.handle = handle
         self._queue: list[tuple[str, Message]] = []
+        self._unsent: list[tuple[str, bytes]] = []
+        """Encoded messages whose pipeline failed, sent first next time."""
         self._wake = asyncio.Event()
         self._sending = asyncio.Lock()  # one pipeline at a time keeps each inbox in order
         self._tasks: list[asyncio.Task[None]] = []
@@ -75,9 +79,13 @@ class Streams:
         return f"{self.prefix}:node:{node}:in"
 
     async def start(self) -> None:
+        """Find the inbox's end (what an earlier incarnation was sent is skipped), then
+        start reading and sending. The end is found before the node serves anything, so
+        no message sent to this incarnation can fall before it."""
+        await self._find_end()
         self._tasks = [
-            asyncio.create_task(self._send_loop(), name="relay-send"),
-            asyncio.create_task(self._read_loop(), name="relay-read"),
+            asyncio.create_task(_forever(self._send_loop, "send"), name="relay-send"),
+            asyncio.create_task(_forever(self._read_loop, "read"), name="relay-read"),
         ]
 
     async def close(self) -> None:
@@ -100,35 +108,44 @@ class Streams:
 
     async def _flush(self) -> None:
         for _attempt in range(50):
-            if not self._queue:
+            batch = self._unsent + _packed(_coalesce(self._queue))
+            self._unsent, self._queue = [], []
+            if not batch:
                 return
-            batch, self._queue = _coalesce(self._queue), []
             pipe = self.client.pipeline(transaction=False)
-            for node, msg in batch:
-                pipe.xadd(self.inbox(node), {"m": pack(msg)}, maxlen=INBOX_MAXLEN, approximate=True)
+            for node, blob in batch:
+                pipe.xadd(self.inbox(node), {"m": blob}, maxlen=INBOX_MAXLEN, approximate=True)
             try:
                 await pipe.execute()
-                return
-            except RedisError as exc:
+            except RedisError as exc:  # sent again whole: a receiver ignores what it has seen
                 log.warning("relay: cannot send %d messages yet: %s", len(batch), exc)
-                self._queue = batch + self._queue
+                self._unsent = batch
                 await asyncio.sleep(0.1)
 
     async def _send_loop(self) -> None:
         while True:
-            await self._wake.wait()
+            if self._unsent:  # Redis refused the last tries: try again even if nothing new
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._wake.wait(), 1.0)
+            else:
+                await self._wake.wait()
             self._wake.clear()
             await self.flush()
 
-    async def _read_loop(self) -> None:
+    async def _find_end(self) -> None:
         key = self.inbox(self.node)
-        while self.last_id == b"$":  # start after what an earlier incarnation was sent
+        for _attempt in range(50):  # start after what an earlier incarnation was sent
             try:
                 top = await self.reader.xrevrange(key, "+", "-", count=1)
                 self.last_id = top[0][0] if top else b"0-0"
+                return
             except RedisError as exc:
                 log.warning("relay: cannot find the inbox's end yet: %s", exc)
                 await asyncio.sleep(0.2)
+        self.last_id = b"0-0"  # Redis is away: read whatever it holds once it is back
+
+    async def _read_loop(self) -> None:
+        key = self.inbox(self.node)
         while True:
             try:
                 reply: Any = await self.reader.xread({key: self.last_id}, count=512, block=1000)
@@ -143,6 +160,30 @@ class Streams:
                         await self.handle(unpack(fields[b"m"]))
                     except Exception:
                         log.exception("relay: cannot handle a message")
+
+
+async def _forever(loop: Callable[[], Awaitable[None]], what: str) -> None:
+    """Run ``loop`` again if it ever fails: a relay loop that died would lose every
+    later message in silence (a bug is logged, not swallowed)."""
+    while True:
+        try:
+            await loop()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("relay: the %s loop failed; restarting it", what)
+            await asyncio.sleep(0.1)
+
+
+def _packed(batch: list[tuple[str, Message]]) -> list[tuple[str, bytes]]:
+    """Each message encoded; one that cannot be (a bug) is logged and left out."""
+    out = []
+    for node, msg in batch:
+        try:
+            out.append((node, pack(msg)))
+        except (TypeError, ValueError, OverflowError):
+            log.exception("relay: cannot encode a %r message for node %s", msg.get("k"), node)
+    return out
 
 
 def _coalesce(queue: list[tuple[str, Message]]) -> list[tuple[str, Message]]:
@@ -197,14 +238,38 @@ def hello_of(msg: Message) -> Hello:
 _pids = itertools.count(1)
 
 
+SENT_KEPT = 256
+"""Forwarded commands a session times at once (older ones are forgotten)."""
+
+
 @attrs.define
 class Session:
-    """One local connection to a room run elsewhere."""
+    """One local connection to a room run elsewhere.
+
+    The relay passes the owner's frames through unread, except while it waits for the
+    welcome (to learn the connection's seat and role, for this node's gauges) or for
+    the answer of a forwarded command (to time the round trip)."""
 
     peer: Any
     room: RemoteRoom
     opened: float
     answered: bool = False
+    welcomed: bool = False
+    sent: dict[str, float] = attrs.field(factory=dict)
+    """Forwarded command id -> when it was forwarded (monotonic)."""
+
+    def read(self, frame: bytes | str, metrics: Metrics) -> None:
+        try:
+            message = self.peer.codec.decode_server(frame)
+        except ProtocolError:
+            return
+        if isinstance(message, Welcome):
+            self.welcomed = True
+            self.peer.seat, self.peer.role = message.seat, message.role
+        elif isinstance(message, Ack | Reject):
+            started = self.sent.pop(message.id, None)
+            if started is not None:
+                metrics.relay_latency.observe(time.monotonic() - started)
 
 
 class RemoteRoom:
@@ -212,11 +277,20 @@ class RemoteRoom:
 
     broken = False
 
-    def __init__(self, streams: Streams, sessions: dict[int, Session], room: str, owner: str):
+    def __init__(
+        self,
+        streams: Streams,
+        sessions: dict[int, Session],
+        room: str,
+        owner: str,
+        metrics: Metrics,
+    ) -> None:
         self.streams, self.sessions = streams, sessions
         self.room_id, self.owner = room, owner
+        self.metrics = metrics
 
     def _send(self, kind: str, pid: int, **fields: Any) -> None:
+        self.metrics.forwarded.inc(direction="out", kind=kind)
         self.streams.send(self.owner, {"k": kind, "n": self.streams.node, "p": pid, **fields})
 
     def join(self, peer: Any, hello: Hello) -> int:
@@ -228,6 +302,11 @@ class RemoteRoom:
         return pid
 
     def command(self, pid: int, cmd_id: str, body: dict[str, Any]) -> None:
+        session = self.sessions.get(pid)
+        if session is not None:
+            if len(session.sent) >= SENT_KEPT:
+                del session.sent[next(iter(session.sent))]
+            session.sent[cmd_id] = time.monotonic()
         self._send("cmd", pid, i=cmd_id, b=body, t=time.time())
 
     def resync(self, pid: int) -> None:

@@ -1,15 +1,18 @@
 """The Redis Streams event store: one stream per room, entry ids = sequence numbers.
 
-Keys (prefix configurable, default ``rollhouse``):
+Keys (prefix configurable, default ``rollhouse``; a room's keys share the hash tag
+``{<id>}`` in the ``tagged`` layout, see server/store/redis_keys.py; stores made
+before it keep the ``plain`` names ``{prefix}:room:<id>:log``):
 
-- ``{prefix}:room:{id}:log``   stream; entry ``0-{seq}`` with one field ``d`` (msgpack)
-- ``{prefix}:room:{id}:snap``  hash ``s`` (seq), ``d`` (msgpack) of the latest snapshot
-- ``{prefix}:room:{id}:fence`` the room's fence epoch (INCR), checked by every append
-- ``{prefix}:room:{id}:replies`` hash ``{seat}:{cmd id}`` -> stored answer (msgpack),
+- ``{prefix}:room:{<id>}:log``   stream; entry ``0-{seq}`` with one field ``d`` (msgpack)
+- ``{prefix}:room:{<id>}:snap``  hash ``s`` (seq), ``d`` (msgpack) of the latest snapshot
+- ``{prefix}:room:{<id>}:fence`` the room's fence epoch (INCR), checked by every append
+- ``{prefix}:room:{<id>}:replies`` hash ``{seat}:{cmd id}`` -> stored answer (msgpack),
   with ``...:replies:{seat}`` lists keeping each seat's order for the bound
 - ``{prefix}:rooms``           sorted set of room ids, score = creation counter
 - ``{prefix}:rooms:counter``   that counter
 - ``{prefix}:driven``          set of the rooms that time alone moves
+- ``{prefix}:layout``          ``tagged`` or ``plain``
 
 An append is one EVALSHA of a Lua script (server/store/redis_lua.py) that checks
 the stream's top against the expected seq and XADDs every record, atomically.
@@ -23,12 +26,16 @@ INCR that every later-executed append script sees, so a write still sitting in a
 paused server's buffers can never land afterwards) and then reads the log's tail.
 Both clients time out after ``socket_timeout`` seconds (default 5, set in the URL
 as ``?socket_timeout=S``).
-The scripts touch a room's keys and the global room index, so this is not a Redis
-Cluster layout (one Redis, or one per shard of rooms).
+Every script touches one room's keys only (one slot on a Redis Cluster); a new room
+enters ``{prefix}:rooms`` after its first append succeeded (INCR, then ZADD NX,
+retried a few times: a crash in between leaves the room out of the list, never a
+listed room without a log).
 """
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from collections.abc import Awaitable, Sequence
 from typing import Any
 
@@ -57,6 +64,9 @@ from server.store.errors import (
     StoreUnavailable,
     StoreUnknown,
 )
+from server.store.redis_keys import Keys, detect
+
+log = logging.getLogger("rollhouse.store")
 
 APPEND_SHA = redis_lua.sha1(redis_lua.APPEND)
 SNAPSHOT_SHA = redis_lua.sha1(redis_lua.SAVE_SNAPSHOT)
@@ -82,39 +92,50 @@ class RedisStore(GroupCommitted):
             **TIMEOUTS,  # type: ignore[arg-type]
         )
         self._closed = False
+        self.keys = Keys(prefix)
+        """The key names: the tagged layout until the store says otherwise."""
+        self._layout_known = False
         self.batcher: Batcher[Append, int] = Batcher(self._flush, max_batch=max_batch)
+
+    async def layout(self) -> Keys:
+        """The store's key names, read once (server/store/redis_keys.py)."""
+        if not self._layout_known:
+            self.keys = await self._guard(detect(self._client, self.prefix))
+            self._layout_known = True
+        return self.keys
 
     def log_key(self, room: str) -> str:
         """The stream key of ``room``'s log."""
-        return f"{self.prefix}:room:{room}:log"
+        return self.keys.room(room, "log")
 
     def snapshot_key(self, room: str) -> str:
         """The hash key of ``room``'s latest snapshot."""
-        return f"{self.prefix}:room:{room}:snap"
+        return self.keys.room(room, "snap")
 
     def fence_key(self, room: str) -> str:
         """The counter holding ``room``'s fence epoch."""
-        return f"{self.prefix}:room:{room}:fence"
+        return self.keys.room(room, "fence")
 
     def replies_key(self, room: str) -> str:
         """The hash of ``room``'s stored answers."""
-        return f"{self.prefix}:room:{room}:replies"
+        return self.keys.room(room, "replies")
 
     @property
     def driven_key(self) -> str:
         """The set of rooms that time alone moves."""
-        return f"{self.prefix}:driven"
+        return self.keys.driven
 
     @property
     def rooms_key(self) -> str:
         """The sorted set of every room, in creation order."""
-        return f"{self.prefix}:rooms"
+        return self.keys.rooms
 
     # --- the EventStore interface ---
 
     async def read(self, room: str, after: int = 0, limit: int | None = None) -> list[Record]:
         """Records with seq > ``after`` in order, at most ``limit`` (XRANGE from 0-{after+1})."""
         self._check_open()
+        await self.layout()
         check_room(room)
         check_seq(after, "after")
         limit = check_limit(limit)
@@ -127,6 +148,7 @@ class RedisStore(GroupCommitted):
     async def last_seq(self, room: str) -> int:
         """The room's last seq (the stream's top id), 0 without a log."""
         self._check_open()
+        await self.layout()
         key = self.log_key(check_room(room))
         top = await self._guard(self._client.xrevrange(key, "+", "-", count=1))
         return _seq_of(top[0][0]) if top else 0
@@ -134,12 +156,14 @@ class RedisStore(GroupCommitted):
     async def list_rooms(self) -> list[str]:
         """Rooms in creation order."""
         self._check_open()
+        await self.layout()
         rooms = await self._guard(self._client.zrange(self.rooms_key, 0, -1))
         return [r.decode() for r in rooms]
 
     async def save_snapshot(self, room: str, seq: int, data: dict[str, Any]) -> None:
         """Keep the snapshot unless one with a higher seq is already stored."""
         self._check_open()
+        await self.layout()
         check_room(room)
         check_seq(seq, "seq")
         keys = (self.log_key(room), self.snapshot_key(room))
@@ -155,6 +179,7 @@ class RedisStore(GroupCommitted):
     async def load_snapshot(self, room: str) -> tuple[int, dict[str, Any]] | None:
         """The latest snapshot ``(seq, data)`` or None."""
         self._check_open()
+        await self.layout()
         key = self.snapshot_key(check_room(room))
         seq, blob = await self._guard(self._client.hmget(key, ["s", "d"]))
         return None if seq is None else (int(seq), unpack(blob))
@@ -162,6 +187,7 @@ class RedisStore(GroupCommitted):
     async def fence(self, room: str) -> int:
         """Move the room's fence epoch on (INCR); returns the new epoch."""
         self._check_open()
+        await self.layout()
         return int(await self._guard(self._client.incr(self.fence_key(check_room(room)))))
 
     async def save_reply(
@@ -176,6 +202,7 @@ class RedisStore(GroupCommitted):
     ) -> None:
         """Keep one answer of ``seat`` (at most ``keep`` per seat), fenced like an append."""
         self._check_open()
+        await self.layout()
         key = self.replies_key(check_room(room))
         keys = (key, f"{key}:{seat}", self.fence_key(room))
         args = (f"{seat}:{cmd_id}", pack(data), keep, "" if fence is None else fence)
@@ -190,6 +217,7 @@ class RedisStore(GroupCommitted):
     async def load_replies(self, room: str) -> list[tuple[int, str, dict[str, Any]]]:
         """Stored answers (each seat's in no particular order)."""
         self._check_open()
+        await self.layout()
         stored = await self._guard(self._client.hgetall(self.replies_key(check_room(room))))
         out = []
         for field, blob in stored.items():
@@ -200,6 +228,7 @@ class RedisStore(GroupCommitted):
     async def set_driven(self, room: str, driven: bool) -> None:
         """Mark or unmark ``room`` as driven by time."""
         self._check_open()
+        await self.layout()
         check_room(room)
         call = self._client.sadd if driven else self._client.srem
         await self._guard(call(self.driven_key, room))
@@ -207,6 +236,7 @@ class RedisStore(GroupCommitted):
     async def driven_rooms(self) -> list[str]:
         """Rooms marked driven."""
         self._check_open()
+        await self.layout()
         return sorted(r.decode() for r in await self._guard(self._client.smembers(self.driven_key)))
 
     async def close(self) -> None:
@@ -249,15 +279,37 @@ class RedisStore(GroupCommitted):
             again = await self._pipeline([items[i] for i in missing])
             for i, reply in zip(missing, again, strict=True):
                 replies[i] = reply
-        return [self._outcome(item, reply) for item, reply in zip(items, replies, strict=True)]
+        outcomes = [self._outcome(item, reply) for item, reply in zip(items, replies, strict=True)]
+        new = [
+            i.room
+            for i, o in zip(items, outcomes, strict=True)
+            if i.expected == 0 and isinstance(o, int)
+        ]
+        if new:
+            await self._list_new(new)
+        return outcomes
+
+    async def _list_new(self, rooms: list[str]) -> None:
+        """Enter rooms whose log was just begun in the room list (a few tries)."""
+        for attempt in range(3):
+            try:
+                for room in rooms:
+                    number = await self._client.incr(self.keys.counter)
+                    await self._client.zadd(self.rooms_key, {room: number}, nx=True)
+                return
+            except RedisError as exc:
+                if attempt == 2:
+                    log.error("rooms %s not entered in the room list: %s", rooms, exc)
+                    return
+                await asyncio.sleep(0.05 * (attempt + 1))
 
     async def _pipeline(self, items: list[Append]) -> list[Any]:
+        await self.layout()
         pipe = self._writer.pipeline(transaction=False)
         for item in items:
-            keys = (self.log_key(item.room), self.rooms_key, f"{self.rooms_key}:counter",
-                    self.fence_key(item.room))  # fmt: skip
+            keys = (self.log_key(item.room), self.fence_key(item.room))
             fence = "" if item.fence is None else item.fence
-            pipe.evalsha(APPEND_SHA, len(keys), *keys, item.expected, item.room, fence, *item.blobs)
+            pipe.evalsha(APPEND_SHA, len(keys), *keys, item.expected, fence, *item.blobs)
         try:
             replies: list[Any] = await self._guard(pipe.execute(raise_on_error=False))
         except StoreUnavailable as exc:  # sent, perhaps: nobody knows whether it ran

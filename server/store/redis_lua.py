@@ -20,25 +20,23 @@ if #top > 0 then
 end
 """
 
-# KEYS: log stream, rooms zset, rooms counter, fence. ARGV: expected, room id, fence epoch
-# ("" for none), record blobs... Returns the new last seq, or the error "FENCED <epoch>"
-# or "CONFLICT <actual last seq>" (nothing written either way).
+# KEYS: log stream, fence (one room's keys: one slot on a Redis Cluster). ARGV:
+# expected, fence epoch ("" for none), record blobs... Returns the new last seq, or
+# the error "FENCED <epoch>" or "CONFLICT <actual last seq>" (nothing written either
+# way). A new room enters the room index after its first append, outside the script.
 APPEND = (
     _TOP
     + """
-if ARGV[3] ~= '' then
-  local epoch = tonumber(redis.call('GET', KEYS[4]) or '0')
-  if epoch ~= tonumber(ARGV[3]) then return redis.error_reply('FENCED ' .. epoch) end
+if ARGV[2] ~= '' then
+  local epoch = tonumber(redis.call('GET', KEYS[2]) or '0')
+  if epoch ~= tonumber(ARGV[2]) then return redis.error_reply('FENCED ' .. epoch) end
 end
 local expected = tonumber(ARGV[1])
 if last ~= expected then return redis.error_reply('CONFLICT ' .. last) end
-for i = 4, #ARGV do
-  redis.call('XADD', KEYS[1], '0-' .. (expected + i - 3), 'd', ARGV[i])
+for i = 3, #ARGV do
+  redis.call('XADD', KEYS[1], '0-' .. (expected + i - 2), 'd', ARGV[i])
 end
-if expected == 0 then
-  redis.call('ZADD', KEYS[2], 'NX', redis.call('INCR', KEYS[3]), ARGV[2])
-end
-return expected + #ARGV - 3
+return expected + #ARGV - 2
 """
 )
 

@@ -10,6 +10,7 @@ from clients.bench.record import Recorder, Totals, Window
 from clients.bench.report import percentile
 from clients.bench.run import split
 from clients.cli import main
+from tests.support.redis_server import redis_binary
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -61,3 +62,20 @@ def test_percentile_and_split() -> None:
     assert percentile([3.0, 1.0, 2.0], 50) == 2.0
     assert percentile([float(i) for i in range(1, 101)], 99) == 99.0
     assert split(7, 3) == [3, 2, 2] and sum(split(20, 1)) == 20
+
+
+@pytest.mark.timeout(120)
+def test_cluster_bench_smoke(capsys: pytest.CaptureFixture[str]) -> None:
+    """``rollhouse bench-cluster``: one node's throughput, the hop and one kill, as JSON."""
+    redis_binary()  # skip without redis-server (fail under CI)
+    argv = ["bench-cluster", "--nodes", "1", "--rooms", "1", "--seconds", "1"]
+    argv += ["--relay-commands", "5", "--kills", "1", "--kill-rooms", "1", "--json"]
+    assert main(argv) == 0
+    summary = json.loads(capsys.readouterr().out)
+    (one,) = summary["throughput"]
+    assert one["nodes"] == 1 and one["acked"] > 0 and one["commands_per_node_cpu_second"] > 0
+    assert len(one["load_average"]["before"]) == 3
+    hop = summary["hop"]
+    assert hop["relayed_ms"]["p50"] > 0 and hop["local_ms"]["p50"] > 0
+    failover = summary["failover"]
+    assert failover["rooms"] == 1 and failover["seconds"]["p50"] > 0

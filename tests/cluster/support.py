@@ -57,3 +57,9 @@ async def check_acks_once(url: str, room: str, players: list[RecordingClient]) -
     for seat, cmd_id, seq in acked:
         assert logged.get((seat, cmd_id)) == [seq], (seat, cmd_id, seq)
     return len(acked)
+
+
+def first_ack_after(players: list[RecordingClient], tail: int, killed: float) -> float:
+    """Seconds from ``killed`` to the first ack of an event past ``tail`` (the log's
+    length at the kill): the room is served again, not an answer already on its way."""
+    return min(t for p in players for _, seq, t in p.acked if seq > tail) - killed

@@ -87,7 +87,7 @@ async def test_sigstop_owner_past_its_lease(nodes: tuple[str, list[ServerProcess
 async def _holder(url: str, room: str) -> str | None:
     client = aioredis.Redis.from_url(url)
     try:
-        value = await client.get(f"rollhouse:room:{room}:lease")
+        value = await client.get(f"rollhouse:room:{{{room}}}:lease")
         return None if value is None else value.decode()
     finally:
         await client.aclose()

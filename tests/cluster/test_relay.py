@@ -5,8 +5,10 @@ from __future__ import annotations
 import asyncio
 import statistics
 import time
+from pathlib import Path
 
 import pytest
+import redis.asyncio as aioredis
 
 from clients.sdk import Client, CommandRejected, create_room
 from server.cluster.relay import _coalesce
@@ -70,3 +72,19 @@ async def test_the_extra_latency_of_a_relayed_command(
         f" relayed p50 {_p(relayed, 0.5):.2f} ms p99 {_p(relayed, 0.99):.2f} ms"
     )
     assert statistics.median(relayed) < 0.25
+
+
+async def test_a_node_says_it_is_alive_before_it_serves(redis_url: str, tmp_path: Path) -> None:
+    """The heartbeat is in Redis as soon as the node answers, not one tick later.
+
+    Issue 10's flake: the heartbeat was first written by the first tick (a third of a
+    lease after start), so an owner ticking in between saw no heartbeat, dropped the
+    peers the new node relayed and told nobody: a spectator there waited for ever."""
+    server = ServerProcess(redis_url, tmp_path, args=("--node-id", "fresh", "--lease", "30"))
+    server.start()  # returns once /api/health answers; the first tick is 10 s away
+    client = aioredis.Redis.from_url(redis_url)
+    try:
+        assert await client.exists("rollhouse:node:fresh:alive") == 1
+    finally:
+        await client.aclose()
+        server.kill()

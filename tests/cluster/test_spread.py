@@ -36,6 +36,8 @@ async def test_players_on_three_nodes_play_one_game(shared_nodes: Nodes, game: s
     players = [
         await Client(servers[1 + i % 2].ws_url, room, name=f"p{i}").connect() for i in range(seats)
     ]
+    for relay in servers[1:]:  # a relay node knows its relayed connections' roles
+        assert metric(relay, "rollhouse_spectators") >= 1
     finals = await asyncio.wait_for(
         asyncio.gather(*(play_seat(p, "", seed=i) for i, p in enumerate(players))), 180
     )
@@ -55,6 +57,9 @@ async def test_players_on_three_nodes_play_one_game(shared_nodes: Nodes, game: s
         await client.close()
     assert metric(servers[1], "rollhouse_forwarded_total", direction="in", kind="cmd") == 0
     assert metric(servers[0], "rollhouse_forwarded_total", direction="in", kind="cmd") > 0
+    assert metric(servers[1], "rollhouse_forwarded_total", direction="out", kind="cmd") > 0
+    assert metric(servers[1], "rollhouse_relay_seconds_count") > 0  # the relay timed them
+    assert metric(servers[0], "rollhouse_forwarded_total", direction="out", kind="cmd") == 0
 
 
 async def test_race_for_the_last_bill_across_nodes(shared_nodes: Nodes) -> None:
@@ -136,3 +141,24 @@ async def test_every_node_lists_every_room_and_names_its_owner(shared_nodes: Nod
             ready = await http.get(server.url + "/api/health/ready")
             assert ready.status_code == 200 and ready.json()["node"] in {"n0", "n1", "n2"}
             assert (await http.get(server.url + "/api/health/live")).status_code == 200
+
+
+async def test_an_idempotency_key_holds_across_nodes(shared_nodes: Nodes) -> None:
+    """The same Idempotency-Key on three nodes (one after another, then all at once): one room."""
+    _, servers = shared_nodes
+    body = {"game": "rollie", "seats": 2}
+    async with httpx.AsyncClient(timeout=10) as http:
+
+        async def create(server: ServerProcess, key: str) -> dict[str, Any]:
+            reply = await http.post(
+                server.url + "/api/rooms", json=body, headers={"Idempotency-Key": key}
+            )
+            assert reply.status_code == 201, reply.text
+            return reply.json()  # type: ignore[no-any-return]
+
+        rooms = {(await create(s, "retry-1"))["room"] for s in servers}
+        assert len(rooms) == 1
+        at_once = await asyncio.gather(*(create(s, "race-1") for s in servers))
+        assert len({r["room"] for r in at_once}) == 1
+        assert {r["node"] for r in at_once} == {at_once[0]["node"]}
+        assert (await create(servers[0], "other"))["room"] not in rooms

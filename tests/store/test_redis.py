@@ -11,6 +11,7 @@ from redis.exceptions import ResponseError
 
 from server.store import StoreUnavailable, open_store
 from server.store.redis import RedisStore
+from server.store.redis_keys import migrate
 from tests.support.redis_server import start_redis
 
 pytestmark = pytest.mark.redis
@@ -25,25 +26,56 @@ async def test_redis_itself_refuses_a_stale_writer(redis_url: str) -> None:
     try:
         for stale in ("0-1", "0-2"):
             with pytest.raises(ResponseError, match="equal or smaller"):
-                await client.xadd("rollhouse:room:r-1:log", {"d": b"x"}, id=stale)
-        assert await client.xlen("rollhouse:room:r-1:log") == 2
+                await client.xadd("rollhouse:room:{r-1}:log", {"d": b"x"}, id=stale)
+        assert await client.xlen("rollhouse:room:{r-1}:log") == 2
     finally:
         await client.aclose()
 
 
 async def test_key_layout(redis_url: str) -> None:
-    """Entries are 0-{seq} with one msgpack field d; rooms and snapshot keys as documented."""
+    """Entries are 0-{seq} with one msgpack field d; a room's keys share its hash tag."""
     store = open_store(redis_url)
     await store.append("r-1", [{"n": 1}, {"n": 2}], 0)
     await store.save_snapshot("r-1", 2, {"s": 2})
     await store.close()
     client = aioredis.Redis.from_url(redis_url)
     try:
-        entries = await client.xrange("rollhouse:room:r-1:log")
+        entries = await client.xrange("rollhouse:room:{r-1}:log")
         assert [(eid, set(f)) for eid, f in entries] == [(b"0-1", {b"d"}), (b"0-2", {b"d"})]
         assert msgpack.unpackb(entries[1][1][b"d"]) == {"n": 2}
         assert await client.zrange("rollhouse:rooms", 0, -1) == [b"r-1"]
-        assert await client.hget("rollhouse:room:r-1:snap", "s") == b"2"
+        assert await client.hget("rollhouse:room:{r-1}:snap", "s") == b"2"
+        assert await client.get("rollhouse:layout") == b"tagged"
+    finally:
+        await client.aclose()
+
+
+async def test_a_store_made_before_hash_tags_still_loads_and_migrates(redis_url: str) -> None:
+    """A plain-layout store (rooms, no layout key) is used as it is; migrate-keys tags it."""
+    client = aioredis.Redis.from_url(redis_url)
+    try:  # what a store made before the hash tags holds
+        await client.xadd("rollhouse:room:r-old:log", {"d": msgpack.packb({"n": 1})}, id="0-1")
+        await client.set("rollhouse:room:r-old:fence", 4)
+        await client.hset("rollhouse:room:r-old:replies", "0:c1", msgpack.packb({"a": 1}))
+        await client.rpush("rollhouse:room:r-old:replies:0", "0:c1")
+        await client.zadd("rollhouse:rooms", {"r-old": 1})
+        await client.set("rollhouse:rooms:counter", 1)
+        store = open_store(redis_url)
+        assert [r.data for r in await store.read("r-old")] == [{"n": 1}]
+        assert await store.append("r-old", [{"n": 2}], 1, fence=4) == 2
+        await store.append("r-new", [{"n": 1}], 0)
+        assert await client.exists("rollhouse:room:r-new:log") == 1  # the store's layout
+        await store.close()
+        assert await migrate(client, "rollhouse") == 2
+        assert await client.exists("rollhouse:room:r-old:log") == 0
+        assert await client.get("rollhouse:room:{r-old}:fence") == b"4"
+        assert await client.exists("rollhouse:room:{r-old}:replies:0") == 1
+        store = open_store(redis_url)
+        assert [r.data for r in await store.read("r-old")] == [{"n": 1}, {"n": 2}]
+        assert await store.list_rooms() == ["r-old", "r-new"]
+        assert await store.load_replies("r-old") == [(0, "c1", {"a": 1})]
+        await store.close()
+        assert await migrate(client, "rollhouse") == 0  # once is enough
     finally:
         await client.aclose()
 

@@ -41,7 +41,7 @@ async def test_redis_url_and_prefix() -> None:
     """redis://host:port/db opens a RedisStore (lazily: no connection yet), prefix option."""
     store = open_store("redis://127.0.0.1:1/3?prefix=blue")
     assert isinstance(store, RedisStore)
-    assert store.log_key("r-1") == "blue:room:r-1:log"
+    assert store.log_key("r-1") == "blue:room:{r-1}:log"
     await store.close()
 
 
