@@ -160,6 +160,6 @@ class Metrics:
             self.protocol_errors, self.dropped, self.refused, self.retries, self.append_failures,
             self.rooms_loaded_at_start, self.append_latency, self.fanout_latency,
             self.rooms_owned, self.leases, self.failovers, self.fencing_refusals, self.forwarded,
-            self.forward_latency, self.relay_latency,
+            self.forward_latency, self.relay_latency, self.load_seconds, self.snapshots,
         ]  # fmt: skip
         return "\n".join(line for s in series for line in s.lines()) + "\n"

@@ -8,6 +8,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from engine.data import to_data
@@ -124,8 +125,9 @@ async def test_a_restarted_server_loads_rooms_from_their_snapshots(tmp_path: Pat
         watcher = await Client(server.ws_url, room, role="spectator").connect()
         final = await watcher.wait_for(lambda v: v["room"]["status"] == "finished", timeout=60)
         await watcher.close()
-        saved = server.services.metrics.snapshots
-        assert "saved" in str(saved.lines())
+        async with httpx.AsyncClient(base_url=server.url) as http:
+            metrics = (await http.get("/metrics")).text
+        assert 'rollhouse_snapshots_total{outcome="saved"}' in metrics
         store = server.services.store
         snap = await store.load_snapshot(room)
         assert snap is not None and snap[0] >= 20
@@ -134,3 +136,6 @@ async def test_a_restarted_server_loads_rooms_from_their_snapshots(tmp_path: Pat
         assert same(watcher.view, final)
         await watcher.close()
         assert again.services.rooms.live[room].core.snapshot_seq == snap[0]
+        async with httpx.AsyncClient(base_url=again.url) as http:
+            metrics = (await http.get("/metrics")).text
+        assert "rollhouse_room_load_seconds_count 1" in metrics
