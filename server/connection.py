@@ -119,7 +119,7 @@ class Connection:
         return self.codec.encode(message)
 
     def send_frame(self, frame: bytes | str) -> None:
-        if self.closing:
+        if self.closing or self.gone:
             return
         direct = self.direct
         idle = self._outbox is None or (self._outbox.empty() and not self.sending)
@@ -183,6 +183,10 @@ class Connection:
                     await self.ws.send_bytes(frame)
                 else:
                     await self.ws.send_text(frame)
+            except Exception as exc:  # the socket went away under the frame: nothing to send to
+                log.debug("writer stops: %s", type(exc).__name__)
+                self.closing = True
+                return
             finally:
                 self.sending = False
 
