@@ -19,7 +19,56 @@ INT_MAX = 2**63 - 1
 
 
 def check_plain(value: Any, path: str = "", depth: int = 0) -> None:
-    """Raise ProtocolError unless ``value`` is plain data within the protocol's limits."""
+    """Raise ProtocolError unless ``value`` is plain data within the protocol's limits.
+
+    Valid data (nearly every frame) is walked once without building paths; only data
+    that fails is walked again to name the first offending path."""
+    if not _plain(value, depth):
+        _explain(value, path, depth)
+
+
+def _plain(value: Any, depth: int) -> bool:
+    """Whether ``value`` is plain data (the same rules as :func:`_explain`, no paths)."""
+    kind = type(value)
+    if kind is str:
+        return value.isascii() or _utf8(value)
+    if kind is int:
+        return INT_MIN <= value <= INT_MAX
+    if kind is dict:
+        if depth >= MAX_DEPTH:
+            return False
+        deeper = depth + 1
+        for key, item in value.items():
+            if type(key) is not str or not (key.isascii() or _utf8(key)):
+                return False
+            if not _plain(item, deeper):
+                return False
+        return True
+    if kind is list:
+        if depth >= MAX_DEPTH:
+            return False
+        deeper = depth + 1
+        for item in value:  # noqa: SIM110 (a loop: all() over a generator is slower)
+            if not _plain(item, deeper):
+                return False
+        return True
+    if value is None or kind is bool:
+        return True
+    if kind is float:
+        return math.isfinite(value)
+    return False
+
+
+def _utf8(value: str) -> bool:
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _explain(value: Any, path: str, depth: int) -> None:
+    """Raise the ProtocolError naming the first offending path of ``value``."""
     if value is None or value is True or value is False:
         return
     kind = type(value)
@@ -37,11 +86,11 @@ def check_plain(value: Any, path: str = "", depth: int = 0) -> None:
             if type(key) is not str:
                 raise _err(BAD_FIELD, path, "map keys must be str")
             _check_str(key, path)
-            check_plain(item, f"{path}.{key}" if path else key, depth + 1)
+            _explain(item, f"{path}.{key}" if path else key, depth + 1)
     elif kind is list:
         _check_depth(depth, path)
         for i, item in enumerate(value):
-            check_plain(item, f"{path}[{i}]", depth + 1)
+            _explain(item, f"{path}[{i}]", depth + 1)
     else:
         raise _err(BAD_FIELD, path, f"{kind.__name__} is not plain data")
 
