@@ -31,9 +31,9 @@ def _plain(value: Any, depth: int) -> bool:
     """Whether ``value`` is plain data (the same rules as :func:`_explain`, no paths)."""
     kind = type(value)
     if kind is str:
-        return value.isascii() or _utf8(value)
+        return bool(value.isascii()) or _utf8(value)
     if kind is int:
-        return INT_MIN <= value <= INT_MAX
+        return bool(INT_MIN <= value <= INT_MAX)
     if kind is dict:
         if depth >= MAX_DEPTH:
             return False
