@@ -66,6 +66,7 @@ from server.ownership import RoomElsewhere
 from server.rooms import Rooms
 from server.services import Services
 from server.store import EventStore, StoreError, open_store
+from server.store.base import MAX_PAGE
 from server.store.url import is_redis
 
 log = logging.getLogger("rollhouse.app")
@@ -254,24 +255,19 @@ async def rematch(request: Request) -> Response:
 
 
 async def list_rooms(request: Request) -> Response:
+    """One page of rooms, newest first, from the summary index (the store's; in a
+    cluster, the one the owners keep in Redis)."""
     services: Services = request.app.state.services
-    if services.cluster is not None:
-        return await _list_index(request, services.cluster)
-    try:
-        return JSONResponse({"rooms": await services.rooms.list()})
-    except CodedError as exc:
-        return coded_response(exc)
-
-
-async def _list_index(request: Request, cluster: Node) -> Response:
-    """A cluster's room list: one page of the Redis index, newest first."""
     try:
         cursor = max(0, int(request.query_params.get("cursor", 0)))
-        limit = int(request.query_params.get("limit", 100))
+        limit = max(1, min(MAX_PAGE, int(request.query_params.get("limit", 100))))
     except ValueError:
         return error_response(codes.BAD_JSON, "cursor and limit must be integers", 400)
     try:
-        rooms, cursor_next = await cluster.index.page(cursor, limit)
+        if services.cluster is not None:
+            rooms, cursor_next = await services.cluster.index.page(cursor, limit)
+        else:
+            rooms, cursor_next = await services.rooms.list(cursor, limit)
     except CodedError as exc:
         return coded_response(exc)
     return JSONResponse({"rooms": rooms, "next": cursor_next})

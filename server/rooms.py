@@ -42,6 +42,8 @@ from server.views import room_summary
 
 log = logging.getLogger("rollhouse.rooms")
 
+SUMMARY_EVERY = 1.0
+"""Seconds between two writes of the live rooms' changed summaries to the index."""
 LOAD_CHUNK = 100
 """Records folded between two yields to the event loop while a room loads (~4 ms)."""
 
@@ -74,6 +76,7 @@ class Rooms:
         self.live: dict[str, Room] = {}
         self._loading: dict[str, asyncio.Task[Room]] = {}
         self._summaries: dict[str, dict[str, Any]] = {}
+        """What the store's summary index holds for each room (as far as this node wrote)."""
         self._rematching: dict[str, asyncio.Lock] = {}
         self._tasks: list[asyncio.Task[None]] = []
         metrics.rooms.fn = lambda: float(len(self.live))
@@ -82,12 +85,16 @@ class Rooms:
         """Start the idle reaper, and load (in the background) every room time moves."""
         self._tasks.append(asyncio.create_task(self._reap_idle()))
         self._tasks.append(asyncio.create_task(self._load_driven()))
+        if not self.fencer.exclusive:  # a cluster keeps its own index (server.cluster.index)
+            self._tasks.append(asyncio.create_task(self._index_summaries()))
 
     async def close(self) -> None:
         for task in self._tasks:
             task.cancel()
         for room in list(self.live.values()):
             await room.stop()
+        if not self.fencer.exclusive:
+            await self._write_summaries({r: room.summary() for r, room in self.live.items()})
         self.live.clear()
 
     async def create(
@@ -153,10 +160,13 @@ class Rooms:
         model = rebuild(room_id, list(enumerate(records, start=1)))  # one atomic step above
         try:
             core = RoomCore(model, settings=self.core_settings)
-            return (await self._activate(core, fence)).summary()
+            summary = (await self._activate(core, fence)).summary()
         except RoomRefusal as exc:  # created all the same: the next request loads it
             log.warning("room %s created but not loaded: %s", room_id, exc.message)
-            return room_summary(model)
+            summary = room_summary(model)
+        if not self.fencer.exclusive:
+            await self._write_summaries({room_id: summary})
+        return summary
 
     async def _append_new(
         self, room_id: str, plain: list[dict[str, Any]], fence: int | None
@@ -241,8 +251,10 @@ class Rooms:
     async def unload(self, room_id: str) -> None:
         room = self.live.pop(room_id, None)
         if room is not None:
-            self._summaries[room_id] = room.summary()
             await room.stop()
+            if not self.fencer.exclusive:
+                await self._write_summaries({room_id: room.summary()})
+            self._summaries.pop(room_id, None)
 
     async def lose(self, room_id: str, code: str, message: str) -> None:
         """Stop serving ``room_id`` at once (its lease is gone): close its peers, unload."""
@@ -289,23 +301,51 @@ class Rooms:
             await old.request(lambda op, now: Rematch(op, new["room"], now))
             return new
 
-    async def list(self) -> list[dict[str, Any]]:
-        """Every room in the log, newest first, with live counts where loaded."""
-        out = []
-        for room_id in reversed(await self.store.list_rooms()):
+    async def list(
+        self, cursor: int = 0, limit: int = 100
+    ) -> tuple[list[dict[str, Any]], int | None]:
+        """One page of rooms, newest first, from the store's summary index (live rooms
+        of this node as they are now); the next page's cursor, None at the end.
+
+        A room with no summary yet (a store from before the index) gets one made from
+        its log, once, and kept."""
+        page, after = await self.store.room_page(cursor, limit)
+        out, made = [], {}
+        for room_id, summary in page:
             room = self.live.get(room_id)
             if room is not None:
-                out.append(room.summary())
-                continue
-            summary = self._summaries.get(room_id)
-            if summary is None:
+                summary = room.summary()
+            elif summary is None:
                 records = await self.store.read(room_id)
                 if not records:
                     continue
                 model = rebuild(room_id, [(r.seq, from_plain(r.data)) for r in records])
-                summary = self._summaries[room_id] = room_summary(model)
+                summary = made[room_id] = room_summary(model)
             out.append(summary)
-        return out
+        await self._write_summaries(made)
+        return out, after
+
+    async def _write_summaries(self, summaries: dict[str, dict[str, Any]]) -> None:
+        """Keep these summaries in the store's index (best effort: the next tick retries)."""
+        if not summaries:
+            return
+        try:
+            await self.store.save_summaries(summaries)
+        except StoreError as exc:
+            log.warning("room summaries not written: %s", exc)
+            return
+        self._summaries.update({r: s for r, s in summaries.items() if r in self.live})
+
+    async def _index_summaries(self) -> None:
+        """Every second, write the summaries of live rooms that changed."""
+        while True:
+            await asyncio.sleep(SUMMARY_EVERY)
+            changed = {}
+            for room_id, room in list(self.live.items()):
+                summary = room.summary()
+                if summary != self._summaries.get(room_id):
+                    changed[room_id] = summary
+            await self._write_summaries(changed)
 
     async def _load_driven(self) -> None:
         """Load every room marked driven; unmark those that no longer are."""

@@ -9,7 +9,7 @@ refused with ``store/bad_data`` before anything is written.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 import attrs
@@ -98,9 +98,35 @@ class EventStore(Protocol):
         """The room's latest snapshot as ``(seq, data)``, or None."""
         ...
 
+    async def save_summaries(self, summaries: Mapping[str, dict[str, Any]]) -> None:
+        """Keep each room's lobby summary (what ``GET /api/rooms`` lists), replacing any
+        earlier one; one write for all."""
+        ...
+
+    async def room_page(
+        self, cursor: int, limit: int
+    ) -> tuple[list[tuple[str, dict[str, Any] | None]], int | None]:
+        """Rooms newest first from position ``cursor`` (0: the newest), at most ``limit``
+        (1..MAX_PAGE), each with its kept summary (None if it has none yet); and the
+        cursor of the next page (None at the end)."""
+        ...
+
     async def close(self) -> None:
         """Finish pending work and release the backend; idempotent."""
         ...
+
+
+MAX_PAGE = 500
+"""The most rooms one ``room_page`` returns."""
+
+
+def check_page(cursor: object, limit: object) -> tuple[int, int]:
+    """``(cursor, limit)`` as a page of rooms, limit clamped to 1..MAX_PAGE."""
+    if isinstance(cursor, bool) or not isinstance(cursor, int) or cursor < 0:
+        raise StoreError(f"cursor must be an int >= 0, got {cursor!r}", code="store/bad_page")
+    if isinstance(limit, bool) or not isinstance(limit, int):
+        raise StoreError(f"limit must be an int, got {limit!r}", code="store/bad_page")
+    return cursor, max(1, min(MAX_PAGE, limit))
 
 
 def check_room(room: object) -> str:

@@ -7,12 +7,13 @@ goes in and comes out is the same everywhere (tuples come back as lists).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from server.store.base import (
     Record,
     check_limit,
+    check_page,
     check_room,
     check_seq,
     pack,
@@ -32,6 +33,7 @@ class MemoryStore:
         self._fences: dict[str, int] = {}
         self._replies: dict[str, dict[int, dict[str, bytes]]] = {}
         self._driven: dict[str, None] = {}
+        self._summaries: dict[str, bytes] = {}
         self._closed = False
 
     async def append(
@@ -77,6 +79,22 @@ class MemoryStore:
         """Rooms in creation order."""
         self._check_open()
         return list(self._logs)
+
+    async def save_summaries(self, summaries: Mapping[str, dict[str, Any]]) -> None:
+        """Keep the rooms' lobby summaries."""
+        self._check_open()
+        blobs = {check_room(room): pack(data) for room, data in summaries.items()}
+        self._summaries.update(blobs)
+
+    async def room_page(
+        self, cursor: int, limit: int
+    ) -> tuple[list[tuple[str, dict[str, Any] | None]], int | None]:
+        """Rooms newest first, with their summaries."""
+        self._check_open()
+        cursor, limit = check_page(cursor, limit)
+        rooms = list(reversed(self._logs))[cursor : cursor + limit + 1]
+        page = [(r, _maybe(self._summaries.get(r))) for r in rooms[:limit]]
+        return page, (cursor + limit if len(rooms) > limit else None)
 
     async def save_snapshot(self, room: str, seq: int, data: dict[str, Any]) -> None:
         """Keep the snapshot unless a newer one (higher seq) is already stored."""
@@ -149,3 +167,7 @@ class MemoryStore:
     def _check_open(self) -> None:
         if self._closed:
             raise StoreUnavailable("the store is closed")
+
+
+def _maybe(blob: bytes | None) -> dict[str, Any] | None:
+    return None if blob is None else unpack(blob)

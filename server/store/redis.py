@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Sequence
+from collections.abc import Awaitable, Mapping, Sequence
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -50,6 +50,7 @@ from server.store import redis_lua
 from server.store.base import (
     Record,
     check_limit,
+    check_page,
     check_room,
     check_seq,
     pack,
@@ -130,6 +131,11 @@ class RedisStore(GroupCommitted):
         """The sorted set of every room, in creation order."""
         return self.keys.rooms
 
+    @property
+    def summaries_key(self) -> str:
+        """The hash of every room's lobby summary (msgpack)."""
+        return f"{self.prefix}:summaries"
+
     # --- the EventStore interface ---
 
     async def read(self, room: str, after: int = 0, limit: int | None = None) -> list[Record]:
@@ -159,6 +165,26 @@ class RedisStore(GroupCommitted):
         await self.layout()
         rooms = await self._guard(self._client.zrange(self.rooms_key, 0, -1))
         return [r.decode() for r in rooms]
+
+    async def save_summaries(self, summaries: Mapping[str, dict[str, Any]]) -> None:
+        """Keep the rooms' lobby summaries (one HSET)."""
+        self._check_open()
+        mapping = {check_room(room): pack(data) for room, data in summaries.items()}
+        if mapping:
+            await self._guard(self._client.hset(self.summaries_key, mapping=mapping))  # type: ignore[arg-type]
+
+    async def room_page(
+        self, cursor: int, limit: int
+    ) -> tuple[list[tuple[str, dict[str, Any] | None]], int | None]:
+        """Rooms newest first (ZREVRANGE), with their summaries (one HMGET)."""
+        self._check_open()
+        await self.layout()
+        cursor, limit = check_page(cursor, limit)
+        ids = await self._guard(self._client.zrevrange(self.rooms_key, cursor, cursor + limit))
+        page = [bytes(r).decode() for r in ids[:limit]]
+        blobs = await self._guard(self._client.hmget(self.summaries_key, page)) if page else []
+        rooms = [(r, None if b is None else unpack(b)) for r, b in zip(page, blobs, strict=True)]
+        return rooms, (cursor + limit if len(ids) > limit else None)
 
     async def save_snapshot(self, room: str, seq: int, data: dict[str, Any]) -> None:
         """Keep the snapshot unless one with a higher seq is already stored."""

@@ -30,7 +30,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
@@ -38,6 +38,7 @@ from typing import Any, TypeVar
 from server.store.base import (
     Record,
     check_limit,
+    check_page,
     check_room,
     check_seq,
     pack,
@@ -87,6 +88,10 @@ CREATE TABLE IF NOT EXISTS replies (
 CREATE TABLE IF NOT EXISTS driven (
     room TEXT PRIMARY KEY
 ) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS summaries (
+    room TEXT PRIMARY KEY,
+    data BLOB NOT NULL
+) WITHOUT ROWID;
 """
 
 SYNCHRONOUS = ("full", "normal")
@@ -126,6 +131,19 @@ class SqliteStore(GroupCommitted):
     async def list_rooms(self) -> list[str]:
         """Rooms in creation order."""
         return await self._call(self._list_rooms)
+
+    async def save_summaries(self, summaries: Mapping[str, dict[str, Any]]) -> None:
+        """Keep the rooms' lobby summaries (one transaction)."""
+        rows = [(check_room(room), pack(data)) for room, data in summaries.items()]
+        if rows:
+            await self._call(self._save_summaries, rows)
+
+    async def room_page(
+        self, cursor: int, limit: int
+    ) -> tuple[list[tuple[str, dict[str, Any] | None]], int | None]:
+        """Rooms newest first, with their summaries."""
+        cursor, limit = check_page(cursor, limit)
+        return await self._call(self._room_page, cursor, limit)
 
     async def save_snapshot(self, room: str, seq: int, data: dict[str, Any]) -> None:
         """Keep the snapshot unless one with a higher seq is already stored."""
@@ -349,6 +367,31 @@ class SqliteStore(GroupCommitted):
             conn.execute("ROLLBACK")
             raise
         conn.execute("COMMIT")
+
+    def _save_summaries(self, rows: list[tuple[str, bytes]]) -> None:
+        conn = self._db()
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            conn.executemany(
+                "INSERT INTO summaries (room, data) VALUES (?, ?) "
+                "ON CONFLICT (room) DO UPDATE SET data = excluded.data",
+                rows,
+            )
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+    def _room_page(
+        self, cursor: int, limit: int
+    ) -> tuple[list[tuple[str, dict[str, Any] | None]], int | None]:
+        sql = (
+            "SELECT r.room, s.data FROM rooms r LEFT JOIN summaries s ON s.room = r.room "
+            "ORDER BY r.id DESC LIMIT ? OFFSET ?"
+        )
+        rows = self._db().execute(sql, (limit + 1, cursor)).fetchall()
+        page = [(room, None if blob is None else unpack(blob)) for room, blob in rows[:limit]]
+        return page, (cursor + limit if len(rows) > limit else None)
 
     def _load_snapshot(self, room: str) -> tuple[int, dict[str, Any]] | None:
         sql = "SELECT seq, data FROM snapshots WHERE room = ?"

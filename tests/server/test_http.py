@@ -100,3 +100,40 @@ async def test_metrics_count_commands_and_rejections(live_server: LiveServer) ->
     assert "rollhouse_append_seconds_count" in text and "rollhouse_fanout_seconds_bucket" in text
     await a.close()
     await b.close()
+
+
+async def test_the_room_list_pages_newest_first_and_follows_the_rooms(tmp_path: Any) -> None:
+    """GET /api/rooms: pages of ``limit`` from ``cursor``, newest first, every room once,
+    from the store's summary index (a restarted server lists the same, with each room's
+    last status, without loading a room)."""
+    from server.config import Settings
+    from tests.support.server import serve
+
+    url = f"sqlite:///{tmp_path}/list.db"
+    async with serve(Settings(store_url=url)) as server:
+        made = [(await server.create_room("rollie", 2))["room"] for _ in range(12)]
+        async with httpx.AsyncClient(base_url=server.url, timeout=10) as http:
+            bad = await http.get("/api/rooms", params={"cursor": "x"})
+            assert bad.status_code == 400
+            assert await pages(http) == list(reversed(made))
+        watcher = await Client(server.ws_url, made[0], role="spectator").connect()
+        await watcher.close()
+    async with serve(Settings(store_url=url)) as again:
+        async with httpx.AsyncClient(base_url=again.url, timeout=10) as http:
+            assert await pages(http) == list(reversed(made))
+            first = (await http.get("/api/rooms", params={"limit": 1})).json()["rooms"][0]
+        assert first["room"] == made[-1] and first["status"] == "waiting"
+        assert again.services.rooms.live == {}
+
+
+async def pages(http: httpx.AsyncClient) -> list[str]:
+    seen: list[str] = []
+    cursor: int | None = 0
+    for _ in range(20):  # bounded
+        reply = (await http.get("/api/rooms", params={"cursor": cursor, "limit": 5})).json()
+        assert len(reply["rooms"]) <= 5
+        seen += [r["room"] for r in reply["rooms"]]
+        cursor = reply["next"]
+        if cursor is None:
+            return seen
+    raise AssertionError("the pages did not end")

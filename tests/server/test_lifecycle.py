@@ -72,7 +72,7 @@ async def test_idle_rooms_unload_and_come_back_from_the_log() -> None:
                 break
             await asyncio.sleep(0.05)
         assert info["room"] not in rooms.live
-        listed = next(r for r in await rooms.list() if r["room"] == info["room"])
+        listed = next(r for r in (await rooms.list())[0] if r["room"] == info["room"])
         assert listed["status"] == "finished"
         again = await Client(server.ws_url, info["room"], role="spectator").connect()
         assert again.view is not None

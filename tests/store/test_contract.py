@@ -316,3 +316,30 @@ async def test_driven_rooms_are_marked_and_unmarked(store: EventStore) -> None:
     await store.set_driven("r-2", True)
     await store.set_driven("r-1", False)
     assert await store.driven_rooms() == ["r-2"]
+
+
+async def test_room_pages_go_newest_first_with_their_summaries(store: EventStore) -> None:
+    """room_page lists every room with a log, newest first, in pages; each with the
+    summary kept for it (None before one is kept), the last one kept winning."""
+    rooms = [f"r-{i}" for i in range(7)]
+    for room in rooms:
+        await store.append(room, [ev(0)], 0)
+    await store.save_summaries({"r-2": {"status": "waiting"}, "r-5": {"status": "playing"}})
+    await store.save_summaries({"r-5": {"status": "finished", "seq": 9}})
+    seen: list[tuple[str, Any]] = []
+    cursor: int | None = 0
+    for _ in range(10):  # bounded
+        assert cursor is not None
+        page, cursor = await store.room_page(cursor, 3)
+        assert len(page) <= 3
+        seen += page
+        if cursor is None:
+            break
+    assert [r for r, _ in seen] == list(reversed(rooms))
+    summaries = dict(seen)
+    assert summaries["r-5"] == {"status": "finished", "seq": 9}
+    assert summaries["r-2"] == {"status": "waiting"}
+    assert summaries["r-0"] is None
+    assert await store.room_page(100, 3) == ([], None)
+    with pytest.raises(StoreError):
+        await store.room_page(-1, 3)
