@@ -17,6 +17,7 @@ memo are the reference the tests compare against.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
+from operator import is_
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -36,9 +37,7 @@ class Memo:
         hit = self._last.get(slot)
         if hit is not None:
             before = hit[0]
-            if len(before) == len(inputs) and all(
-                a is b for a, b in zip(before, inputs, strict=True)
-            ):
+            if len(before) == len(inputs) and all(map(is_, before, inputs)):
                 return hit[1]  # type: ignore[no-any-return]
         value = build(*inputs)
         self._last[slot] = (inputs, value)

@@ -303,15 +303,17 @@ def evolve(model: RoomModel, seq: int, record: Record) -> RoomModel:
     """The model after the record at ``seq``."""
     match record:
         case Played():
+            game = model.game
             event = record.value
             if event is None:
-                event = model.game.events.load(record.event)
-            state = model.game.evolve(model.state, event)
-            model = attrs.evolve(model, state=state, seq=seq)
-            if record.seat is not None:
-                model = attrs.evolve(model, last_move=(record.seat, record.by))
-                model = _track_clocks(model, record.at, record.seat)
-            return model
+                event = game.events.load(record.event)
+            state = game.evolve(model.state, event)
+            if record.seat is None:
+                return attrs.evolve(model, state=state, seq=seq)
+            live = model.started and not game.is_over(state)
+            since = _clocks(game, state, live, model.awaiting_since, record.at, record.seat)
+            return attrs.evolve(model, state=state, seq=seq, awaiting_since=since,
+                                last_move=(record.seat, record.by))  # fmt: skip
         case Seated():
             holders = {
                 **model.holders,
@@ -337,13 +339,20 @@ def evolve(model: RoomModel, seq: int, record: Record) -> RoomModel:
 
 def _track_clocks(model: RoomModel, at: float, acted: int | None) -> RoomModel:
     """A seat's clock starts when it becomes awaited, and again after it acts."""
-    awaiting = set(model.game.awaiting(model.state)) if model.live else set()
-    since = {s: t for s, t in model.awaiting_since.items() if s in awaiting and s != acted}
+    since = _clocks(model.game, model.state, model.live, model.awaiting_since, at, acted)
+    return model if since is model.awaiting_since else attrs.evolve(model, awaiting_since=since)
+
+
+def _clocks(
+    game: Game[Any], state: Any, live: bool, before: Mapping[int, float], at: float,
+    acted: int | None,
+) -> Mapping[int, float]:  # fmt: skip
+    """When each awaited seat's clock started: ``before`` itself when nothing changed."""
+    awaiting = game.awaiting(state) if live else frozenset()
+    since = {s: t for s, t in before.items() if s in awaiting and s != acted}
     for seat in awaiting:
         since.setdefault(seat, at)
-    if since == model.awaiting_since:
-        return model
-    return attrs.evolve(model, awaiting_since=since)
+    return before if since == before else since
 
 
 def rebuild(room_id: str, records: Iterable[tuple[int, Record]]) -> RoomModel:
