@@ -130,7 +130,8 @@ class Client:
         self._prefix = uuid.uuid4().hex[:8]
         self._ws: Any = None
         self._reader: asyncio.Task[None] | None = None
-        self._changed = asyncio.Condition()
+        self._waiters: list[asyncio.Future[None]] = []
+        """Those waiting for the next change (woken in place: no task per message)."""
         self._welcomed: asyncio.Event = asyncio.Event()
         self._closed = False
         self._failure: ClientError | None = None
@@ -300,7 +301,7 @@ class Client:
                     await self._ws.send(self.codec.encode(Command(cmd_id, command)))
         self._welcomed.set()
         self._fail_pending(self._failure or ConnectionLost("client/closed", "connection closed"))
-        await self._notify()
+        self._notify()
 
     # -- messages --------------------------------------------------------------------
 
@@ -317,7 +318,7 @@ class Client:
             self.clock_offset = (msg.server_time or time.time()) - time.time()
         for action in self.mirror.receive(msg):
             self._act(action)
-        asyncio.get_running_loop().create_task(self._notify())
+        self._notify()
 
     def _act(self, action: Action) -> None:
         match action:
@@ -365,11 +366,17 @@ class Client:
                 future.set_exception(error)
         self._pending.clear()
 
-    async def _notify(self) -> None:
-        async with self._changed:
-            self._changed.notify_all()
+    def _notify(self) -> None:
+        """Wake everyone waiting for a change, then ``on_change``."""
+        waiters, self._waiters = self._waiters, []
+        for waiter in waiters:
+            if not waiter.done():
+                waiter.set_result(None)
         if self.on_change is not None:
-            self.on_change(self)
+            try:
+                self.on_change(self)
+            except Exception:  # a caller's bug must not stop the reader
+                log.exception("on_change raised")
 
     # -- API ---------------------------------------------------------------------------
 
@@ -421,14 +428,17 @@ class Client:
         """Wait until ``predicate(view)`` holds; returns the view (``timeout=None``: no bound)."""
 
         async def check() -> dict[str, Any]:
-            async with self._changed:
-                while True:
-                    if self._failure is not None:
-                        raise self._failure
-                    if self.view is not None and predicate(self.view):
-                        return self.view
-                    await self._changed.wait()
+            while True:
+                if self._failure is not None:
+                    raise self._failure
+                if self.view is not None and predicate(self.view):
+                    return self.view
+                waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+                self._waiters.append(waiter)
+                await waiter
 
+        if self._failure is None and self.view is not None and predicate(self.view):
+            return self.view  # already true: no task, no timer
         return await asyncio.wait_for(check(), timeout)
 
     async def wait_seq(self, seq: int, timeout: float = 10.0) -> dict[str, Any]:
