@@ -7,12 +7,14 @@ can say "given these records, when these inputs, then these outputs".
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import Any
 
 import attrs
 
 from engine.core import get_game
+from engine.data import to_data
 from protocol.messages import Ack, Reject, ServerMessage, Welcome
 from server.answers import reply_from_plain
 from server.core import CoreSettings, RoomCore, rebuild_core
@@ -119,6 +121,30 @@ class Table:
                 return TailRead(tail, self.now)
             case Arm():
                 self.armed[out.key] = out.at
+        return None
+
+    def random_move(
+        self, rng: random.Random, policy_share: float = 0.0
+    ) -> tuple[int, dict[str, Any]] | None:
+        """A legal command of a seat that has one, as its peer ``seat + 1`` would send it
+        (the game's first bot's pick ``policy_share`` of the time, else a random legal
+        one); when no seat has one, time moves on by 1000 s instead. None at the end."""
+        while not self.model.is_over:
+            commands = self.core.views.commands
+            movers = [s for s in range(self.model.seats) if commands.get(s)]
+            if not movers:
+                self.fire_due(self.now + 1000)
+                continue
+            seat = rng.choice(movers)
+            legal = commands[seat]
+            if rng.random() < policy_share:
+                policy = next(iter(self.model.game.policies.values()))
+                command = policy(self.model.game.view(self.model.state, seat), seat, legal, rng)
+            else:
+                command = rng.choice(legal)
+            body = to_data(command)
+            body.pop("seat", None)
+            return seat, body
         return None
 
     def at(self, now: float) -> Table:

@@ -11,7 +11,6 @@ from typing import Any
 import httpx
 import pytest
 
-from engine.data import to_data
 from protocol.messages import Ack
 from protocol.patch import same
 from server.config import Settings
@@ -35,15 +34,10 @@ def played(
     rng = random.Random(seed)
     ids: list[tuple[int, str, dict[str, Any]]] = []
     for step in range(steps):
-        if table.model.is_over:
+        move = table.random_move(rng)
+        if move is None:
             break
-        movers = [s for s in range(seats) if table.core.views.commands[s]]
-        if not movers:
-            table.fire_due(table.now + 1000)
-            continue
-        seat = rng.choice(movers)
-        body = to_data(rng.choice(table.core.views.commands[seat]))
-        body.pop("seat", None)
+        seat, body = move
         cmd_id = f"c{step}"
         out = table.command(seat + 1, cmd_id, body)
         if any(isinstance(a, Ack) for a in table.answers(out, seat + 1)):

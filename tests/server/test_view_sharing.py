@@ -80,22 +80,12 @@ def play(game: str, seats: int, options: dict[str, Any], seed: int, steps: int) 
         mirrors.take(table.join(seat + 1, f"p{seat}"))
     mirrors.take(table.join(SPECTATOR, role="spectator"))
     check(table, mirrors, 0)
-    policy = next(iter(table.model.game.policies.values()))
     done = 0
     for step in range(1, steps + 1):
-        if table.model.is_over:
+        move = table.random_move(rng, policy_share=0.7)
+        if move is None:
             break
-        movers = [s for s in range(seats) if table.core.views.commands[s]]
-        if not movers:
-            table.fire_due(table.now + 1000)
-            continue
-        seat = rng.choice(movers)
-        legal = table.core.views.commands[seat]
-        if rng.random() < 0.3:
-            command = rng.choice(legal)
-        else:
-            command = policy(table.model.game.view(table.model.state, seat), seat, legal, rng)
-        body = {k: v for k, v in command_data(command).items() if k != "seat"}
+        seat, body = move
         mirrors.take(table.command(seat + 1, f"c{step}", body))
         check(table, mirrors, step)
         done += 1
@@ -105,12 +95,6 @@ def play(game: str, seats: int, options: dict[str, Any], seed: int, steps: int) 
     for viewer in [None, *range(seats)]:
         assert same(rebuilt.core.views.snapshot(viewer), reference_view(table.model, viewer))
     return done
-
-
-def command_data(command: Any) -> dict[str, Any]:
-    from engine.data import to_data
-
-    return to_data(command)  # type: ignore[no-any-return]
 
 
 @pytest.mark.parametrize(("game", "seats", "options"), CASES, ids=lambda c: str(c))
