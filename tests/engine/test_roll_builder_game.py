@@ -44,7 +44,7 @@ def test_registered() -> None:
     """The game is registered as roll-builder with its title and two bots."""
     game = get_game("roll-builder")
     assert (game.name, game.title) == ("roll-builder", "Roll Builder")
-    assert set(game.policies) == {"greedy", "random", "plan"}
+    assert set(game.policies) == {"greedy", "random", "plan", "lookahead"}
 
 
 def test_turn_waits_for_every_player() -> None:
