@@ -168,7 +168,7 @@ def test_visionary_solo_ignores_corner() -> None:
     """Visionaries: solo, the corner value is ignored but the bonus is gained."""
     state = edit(
         given(setup(visionaries=("hypatia",))),
-        buildings=tuple((H(c, r), 1) for r in (2, 3, 4) for c in range(1, 6)),
+        buildings=tuple((H(c, r), 1) for r in (2, 3, 4, 5) for c in range(1, 6)),
     )
     events = when(state, Done(0))
     assert VisionaryCompleted(0, "hypatia", 0) in events

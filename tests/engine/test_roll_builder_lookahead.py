@@ -7,7 +7,7 @@ import random
 import attrs
 
 from engine.core import SearchBot, choose
-from engine.roll_builder.catalog import CITIES
+from engine.roll_builder.catalog import CITIES, VISIONARIES
 from engine.roll_builder.lookahead import bot, candidates, value, visions, worth
 from engine.roll_builder.model import Done, State, UseDie
 from engine.roll_builder.scoring import total
@@ -44,7 +44,7 @@ def test_value_at_the_end_is_the_score() -> None:
     assert value(attrs.evolve(state, turn=1), 0) > total(state.players[0], None)
 
 
-HYPATIA_SPACES = [H(c, r) for r in range(1, 7) for c in range(1, 6)]
+HYPATIA_SPACES = [H(c, r) for r in range(1, 8) for c in range(0, 9)]
 
 
 def _built(n: int, seats: int = 2, claimed: frozenset[str] = frozenset()) -> State:
@@ -53,20 +53,24 @@ def _built(n: int, seats: int = 2, claimed: frozenset[str] = frozenset()) -> Sta
     return attrs.evolve(state.put(0, p), claimed=claimed)
 
 
+GOAL = VISIONARIES["hypatia"].goal.at
+
+
 def test_a_goal_met_counts_before_the_turn_ends() -> None:
-    """Hypatia (15 buildings) met on the copy is worth its corner (2) and bonus (3
-    points); once another seat claimed the corner, the bonus alone; solo, no corner
-    (Visionaries: 'when playing solo ... the corner value is ignored')."""
-    assert visions(_built(15), 0) == 5.0
-    assert visions(_built(15, claimed=frozenset({"hypatia"})), 0) == 3.0
-    assert visions(_built(15, seats=1), 0) == 3.0
-    assert visions(_built(14), 0) == 0.0
+    """Hypatia met on the copy is worth its corner (2) and bonus (3 points); once
+    another seat claimed the corner, the bonus alone; solo, no corner (Visionaries:
+    'when playing solo ... the corner value is ignored')."""
+    assert visions(_built(GOAL), 0) == 5.0
+    assert visions(_built(GOAL, claimed=frozenset({"hypatia"})), 0) == 3.0
+    assert visions(_built(GOAL, seats=1), 0) == 3.0
+    assert visions(_built(GOAL - 1), 0) == 0.0
 
 
 def test_the_way_to_a_goal_is_credited_by_its_squared_share() -> None:
-    """A third of the way (5 of 15 buildings) earns a ninth of Hypatia's 5 (Highcrag's
-    grey boxes, 0 of the way at the start, add nothing)."""
-    assert visions(_built(5), 0, partial=True) == 5.0 / 9
+    """Half of the way to Hypatia's goal earns a quarter of its 5 (Highcrag's grey
+    boxes, 0 of the way at the start, add nothing)."""
+    assert GOAL % 2 == 0
+    assert visions(_built(GOAL // 2), 0, partial=True) == 5.0 / 4
 
 
 def test_favor_is_worth_the_tracks_average_space_until_the_track_is_full() -> None:
