@@ -17,11 +17,13 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import random
 import secrets
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
+from engine.core import choose
 from protocol import errors as codes
 from protocol.messages import Hello, Welcome
 from server.config import Settings
@@ -29,6 +31,7 @@ from server.core import RoomCore
 from server.core_io import (
     Append,
     Arm,
+    BotThought,
     Broken,
     Close,
     CommandIn,
@@ -46,6 +49,7 @@ from server.core_io import (
     Settle,
     Start,
     TailRead,
+    Think,
     TimerFired,
     WriteDone,
     WriteFailed,
@@ -112,6 +116,8 @@ class Room:
         self.last_active = time.monotonic()
         self._op_ids = itertools.count(1)
         self._task: asyncio.Task[None] | None = None
+        self.thoughts: set[asyncio.Task[None]] = set()
+        """Searching bots thinking in worker threads (see :meth:`_think`)."""
 
     @property
     def room_id(self) -> str:
@@ -131,6 +137,8 @@ class Room:
         for handle in self.timers.values():
             handle.cancel()
         self.timers.clear()
+        for thought in list(self.thoughts):
+            thought.cancel()
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -247,9 +255,25 @@ class Room:
                     future.set_result(out)
             case Count():
                 self._count(out)
+            case Think():
+                thought = asyncio.create_task(self._think(out), name=f"think-{self.room_id}")
+                self.thoughts.add(thought)
+                thought.add_done_callback(self.thoughts.discard)
             case Broken():
                 self._broken(out.code, out.message)
         return None
+
+    async def _think(self, out: Think) -> None:
+        """Run the bot in a worker thread, so the event loop (every room and socket of the
+        node) goes on meanwhile; its command comes back through the mailbox."""
+        try:
+            command = await asyncio.to_thread(
+                choose, out.game, out.state, out.seat, out.policy, random.Random(out.seed)
+            )
+        except Exception:  # a bot bug: that seat's move is refused, the room goes on
+            log.exception("room %s: bot for seat %s failed", self.room_id, out.seat)
+            command = None
+        self.post(BotThought(out.seat, out.seq, command, self.clock()))
 
     def _send(self, out: Send) -> None:
         frames: dict[str, bytes | str] = {}

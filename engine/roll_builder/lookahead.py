@@ -23,7 +23,7 @@ whose goal the city meets when the turn ends (its corner points and bonus).
 
 The copy never rolls the next turn's dice, so the bot plans only with what its seat
 sees. Through the plain Policy call (a host that has only the view) it plays
-``greedy`` (see :class:`engine.core.SearchBot`).
+``greedy`` (see :class:`engine.core.SearchBot`); the server's rooms hand it the state.
 """
 
 from __future__ import annotations
