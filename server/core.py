@@ -54,6 +54,7 @@ from server.answers import Answer, Answers, reply_to_plain
 from server.core_io import (
     Append,
     Arm,
+    BotThought,
     Broken,
     Close,
     CommandIn,
@@ -159,6 +160,8 @@ class RoomCore(Clockwork):
         self.backoff_until = 0.0
         self.armed: dict[str, float] = {}
         self.bot_due: dict[int, float] = {}
+        self.thinking: dict[int, int] = {}
+        """Seats whose searching bot is thinking off the loop, with the seq it thinks on."""
         self.left_at: dict[int, float] = {}
         self.unconfirmed: set[int] = set()
         self.stuck: set[tuple[int, int]] = set()
@@ -194,6 +197,8 @@ class RoomCore(Clockwork):
                 self._resync(inp.peer)
             case TimerFired():
                 self._timer(inp.key, inp.now)
+            case BotThought():
+                self._thought(inp)
             case Rematch():
                 self._rematch(inp)
             case Start():

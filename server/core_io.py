@@ -108,9 +108,20 @@ class TailRead:
     gone: frozenset[PeerId] = frozenset()
 
 
+@attrs.frozen
+class BotThought:
+    """The command a searching bot chose for ``seat`` on the state of sequence ``seq``
+    (the answer to :class:`Think`); ``None`` when it found none."""
+
+    seat: int
+    seq: int
+    command: Any
+    now: float
+
+
 Input = (
     Start | Join | Leave | CommandIn | ResyncIn | TimerFired | Rematch
-    | WriteDone | WriteFailed | TailRead
+    | WriteDone | WriteFailed | TailRead | BotThought
 )  # fmt: skip
 
 
@@ -206,7 +217,22 @@ class Count:
     labels: tuple[tuple[str, str], ...] = ()
 
 
+@attrs.frozen
+class Think:
+    """Run a searching bot off the event loop: ``engine.core.choose(game, state, seat,
+    policy, random.Random(seed))`` (the state is a frozen value, safe in a worker
+    thread), then hand back a :class:`BotThought` for ``seq``."""
+
+    seat: int
+    seq: int
+    game: Any
+    state: Any
+    policy: Any
+    seed: str
+
+
 Output = (
     Append | SaveReply | Settle | Send | Close | Arm | Disarm | Finished | Broken | Count
     | SaveSnapshot
+    | Think
 )  # fmt: skip

@@ -6,6 +6,12 @@ After every input the core calls :meth:`Clockwork._drive`: it writes what is due
 one write at a time (bookkeeping first, then the first clock timeout in turn order),
 and otherwise brings the armed timers in line with what the model waits for. A failed
 write pushes everything back by the core's backoff.
+
+A hosted bot that reads its view moves at once. A searching bot
+(:class:`engine.core.SearchBot`) would hold the event loop for a while, so the core
+asks the shell to think (:class:`~server.core_io.Think`, with the frozen state) and
+plays the answer (:class:`~server.core_io.BotThought`) only if the room has not moved
+on since; a stale answer is dropped and the bot thinks again.
 """
 
 from __future__ import annotations
@@ -14,10 +20,10 @@ import logging
 import random
 from typing import TYPE_CHECKING, Any
 
-from engine.core import turn_order
+from engine.core import SearchBot, turn_order
 from engine.data import to_data
 from engine.errors import Rejection
-from server.core_io import Arm, Disarm, Output, PeerId
+from server.core_io import Arm, BotThought, Disarm, Output, PeerId, Think
 from server.records import Left, Record, Returned, RoomModel, TakenOver, Unseated, played_records
 from server.views import Views
 
@@ -41,6 +47,7 @@ class Clockwork:
     backoff_until: float
     armed: dict[str, float]
     bot_due: dict[int, float]
+    thinking: dict[int, int]
     left_at: dict[int, float]
     unconfirmed: set[int]
     stuck: set[tuple[int, int]]
@@ -108,6 +115,8 @@ class Clockwork:
 
     def _bot_move(self, seat: int, now: float) -> None:
         model = self.model
+        if self.thinking.get(seat) == model.seq:
+            return  # its thought is on the way
         if seat not in self._bot_seats() or (seat, model.seq) in self.stuck:
             self.bot_due.pop(seat, None)
             return
@@ -119,9 +128,30 @@ class Clockwork:
         legal = model.game.legal_commands(model.state, seat)
         if not legal:
             return
-        rng = random.Random(f"{model.room_id}:{model.seq}:{seat}")
-        command = policy(self.views.game[seat], seat, legal, rng)
+        seed = f"{model.room_id}:{model.seq}:{seat}"
+        if isinstance(policy, SearchBot):  # it searches the state: off the event loop
+            self.thinking[seat] = model.seq
+            self._out.append(Think(seat, model.seq, model.game, model.state, policy, seed))
+            return
+        command = policy(self.views.game[seat], seat, legal, random.Random(seed))
         if self._play(seat, command, now, by, f"{by}-{model.seq}"):
+            self.bot_due.pop(seat, None)
+
+    def _thought(self, thought: BotThought) -> None:
+        """A searching bot's command, played if the room is still where it thought;
+        otherwise dropped (the bot's timer brings a fresh thought)."""
+        model = self.model
+        if self.thinking.get(thought.seat) != thought.seq:
+            return
+        del self.thinking[thought.seat]
+        seat = thought.seat
+        if model.seq != thought.seq or seat not in self._bot_seats():
+            return
+        if thought.command is None:
+            self.stuck.add((seat, model.seq))
+            return
+        by = "bot" if model.holders[seat].bot is not None else "takeover"
+        if self._play(seat, thought.command, thought.now, by, f"{by}-{model.seq}"):
             self.bot_due.pop(seat, None)
 
     def _drive(self, now: float) -> None:
@@ -198,7 +228,11 @@ class Clockwork:
             ends = [t + grace for s, t in model.away.items() if s not in model.taken_over]
             if ends:
                 wanted["wake"] = min(ends)
-        playing = {s for s in self._bot_seats() if (s, model.seq) not in self.stuck}
+        playing = {
+            s
+            for s in self._bot_seats()
+            if (s, model.seq) not in self.stuck and self.thinking.get(s) != model.seq
+        }
         delay = float(model.settings.get("bot_delay", 0.8))
         for seat in list(self.bot_due):
             if seat not in playing:

@@ -17,11 +17,13 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import random
 import secrets
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
+from engine.core import choose
 from protocol import errors as codes
 from protocol.messages import Hello, Welcome
 from server.config import Settings
@@ -29,6 +31,7 @@ from server.core import RoomCore
 from server.core_io import (
     Append,
     Arm,
+    BotThought,
     Broken,
     Close,
     CommandIn,
@@ -47,6 +50,7 @@ from server.core_io import (
     Settle,
     Start,
     TailRead,
+    Think,
     TimerFired,
     WriteDone,
     WriteFailed,
@@ -115,6 +119,8 @@ class Room:
         self._task: asyncio.Task[None] | None = None
         self._snapshot: asyncio.Task[None] | None = None
         self._next_snapshot: SaveSnapshot | None = None
+        self.thoughts: set[asyncio.Task[None]] = set()
+        """Searching bots thinking in worker threads (see :meth:`_think`)."""
 
     @property
     def room_id(self) -> str:
@@ -138,6 +144,8 @@ class Room:
             with contextlib.suppress(Exception):  # best effort: give it a moment
                 await asyncio.wait_for(asyncio.shield(self._snapshot), 1.0)
             self._snapshot.cancel()
+        for thought in list(self.thoughts):
+            thought.cancel()
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
@@ -256,9 +264,25 @@ class Room:
                 self._count(out)
             case SaveSnapshot():
                 self._save_snapshot(out)
+            case Think():
+                thought = asyncio.create_task(self._think(out), name=f"think-{self.room_id}")
+                self.thoughts.add(thought)
+                thought.add_done_callback(self.thoughts.discard)
             case Broken():
                 self._broken(out.code, out.message)
         return None
+
+    async def _think(self, out: Think) -> None:
+        """Run the bot in a worker thread, so the event loop (every room and socket of the
+        node) goes on meanwhile; its command comes back through the mailbox."""
+        try:
+            command = await asyncio.to_thread(
+                choose, out.game, out.state, out.seat, out.policy, random.Random(out.seed)
+            )
+        except Exception:  # a bot bug: that seat's move is refused, the room goes on
+            log.exception("room %s: bot for seat %s failed", self.room_id, out.seat)
+            command = None
+        self.post(BotThought(out.seat, out.seq, command, self.clock()))
 
     def _send(self, out: Send) -> None:
         frames: dict[str, bytes | str] = {}

@@ -37,7 +37,7 @@ Decisions where the rulebook is silent (or leans on icons we do not have):
 8. A road touches the network if it shares a corner with a road. Edges exist only
    where at least one side is a full space; water-water edges need an ``allow
    water`` ability and cliff edges an ``allow cliff`` ability; events may forbid an
-   edge kind, all game or on listed turns (our Flood: coast edges on turns 1-7). A
+   edge kind, all game or on listed turns (our Flood: coast edges on turns 1-10). A
    space is connected when a road touches any of its corners.
 9. Marking a space with an X (to gain what it shows) is a free command once the space
    is connected; map points need no X. Buildings go on full, connected land spaces
@@ -67,13 +67,17 @@ Decisions where the rulebook is silent (or leans on icons we do not have):
     wonder box for the whole game. It found Akhenaten (10 converted favor) on Highcrag,
     whose favor track had 9 spaces (now 10: ``... 16, 20, 24``), and The Flood with
     Tidehaven, whose fishing fleets, harbours and lamp row need coast roads (the Flood
-    now recedes after turn 7).
+    now recedes, after turn 10). An event with no impact on a sheet is not dealt with
+    it either (the rulebook's "if the Event has no impact on the City sheet"): the Flood
+    changed no score on Highcrag, so it lists only Tidehaven.
 
-Balance: see ``docs/balance.md`` (measured with the ``plan`` search bot and the
-``greedy`` bot). Solo, both sheets score about 96-98 with ``greedy`` and a few points
-more with ``plan``; event targets sit near those means, so ``greedy`` survives about
-half of the events; random play almost never does. Bots: ``greedy``, ``random`` and
-``plan`` (``search.py``, turn plans tried on a copy of the state).
+Balance: see ``docs/balance.md``, measured with the ``lookahead`` bot (``lookahead.py``:
+every choice tried on a copy of the state), beside ``greedy``. Solo, both sheets score
+about 105-110 with ``lookahead`` and 97-100 with ``greedy``; each event's target sits 3
+below the mean of the two sheets' ``lookahead`` scores under it, so a strong player
+survives about two events in three and ``greedy`` seldom does; random play never.
+Bots: ``greedy``, ``random``, ``plan`` (``search.py``, dice plans finished by
+``greedy``) and ``lookahead``.
 """
 
 from __future__ import annotations

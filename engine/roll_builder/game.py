@@ -27,6 +27,7 @@ from engine.roll_builder.evolve import evolve as _evolve
 from engine.roll_builder.legal import awaiting as _awaiting
 from engine.roll_builder.legal import legal_commands as _legal
 from engine.roll_builder.legal import timeout_command as _timeout
+from engine.roll_builder.lookahead import bot as lookahead_bot
 from engine.roll_builder.model import COMMANDS, SetUp, State
 from engine.roll_builder.model import EVENTS as EVENT_TYPES
 from engine.roll_builder.scoring import by_category, items, total
@@ -46,7 +47,11 @@ class RollBuilder:
     max_seats = 6
     commands = Registry("command", list(COMMANDS))
     events = Registry("event", list(EVENT_TYPES))
-    policies: Mapping[str, Policy] = {**bot_policies, "plan": plan_bot}
+    policies: Mapping[str, Policy] = {
+        **bot_policies,
+        "plan": plan_bot,
+        "lookahead": lookahead_bot,
+    }
 
     def default_options(self) -> dict[str, Any]:
         """Every option with its default value."""

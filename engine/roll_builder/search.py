@@ -11,7 +11,7 @@ strength at once (a grey box that opens at converted favor opens in the same tur
 The copy never rolls the next turn's dice: the bot plans only with what its seat
 sees, so it needs no hidden information; the view is public, but rebuilding a
 state from it is more than the bot needs, so through the plain Policy call it plays
-``greedy`` (see :class:`engine.core.SearchBot`).
+``greedy`` (see :class:`engine.core.SearchBot`); the server's rooms hand it the state.
 """
 
 from __future__ import annotations

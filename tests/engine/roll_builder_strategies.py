@@ -75,15 +75,23 @@ def then(state: State, command: Any) -> State:
 
 
 def tables(seats: int) -> st.SearchStrategy[tuple[int, dict[str, Any], int]]:
-    """A table of ``seats``: options (cities, event, visionaries) and a seed."""
-    options = st.fixed_dictionaries(
-        {
-            "city": st.sampled_from(["random", *sorted(CITIES)]),
-            "event": st.sampled_from(["none", "auto", *sorted(EVENTS)]),
-            "visionaries": st.integers(0, 5),
-        }
+    """A table of ``seats``: options (cities, event, visionaries) and a seed; an event
+    listed for some cities only comes with one of them."""
+    options = st.sampled_from(["none", "auto", *sorted(EVENTS)]).flatmap(
+        lambda event: st.fixed_dictionaries(
+            {
+                "city": st.sampled_from(_cities_for(event)),
+                "event": st.just(event),
+                "visionaries": st.integers(0, 5),
+            }
+        )
     )
     return st.tuples(st.just(seats), options, st.integers(0, 2**32))
+
+
+def _cities_for(event: str) -> list[str]:
+    listed = EVENTS[event].cities if event in EVENTS else ()
+    return sorted(listed) if listed else ["random", *sorted(CITIES)]
 
 
 MAP_EDGES = sorted({e for c in CITIES.values() for e in c.geometry.edges})

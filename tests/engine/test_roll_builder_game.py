@@ -44,7 +44,7 @@ def test_registered() -> None:
     """The game is registered as roll-builder with its title and two bots."""
     game = get_game("roll-builder")
     assert (game.name, game.title) == ("roll-builder", "Roll Builder")
-    assert set(game.policies) == {"greedy", "random", "plan"}
+    assert set(game.policies) == {"greedy", "random", "plan", "lookahead"}
 
 
 def test_turn_waits_for_every_player() -> None:
@@ -168,7 +168,7 @@ def test_visionary_solo_ignores_corner() -> None:
     """Visionaries: solo, the corner value is ignored but the bonus is gained."""
     state = edit(
         given(setup(visionaries=("hypatia",))),
-        buildings=tuple((H(c, r), 1) for r in (2, 3, 4) for c in range(1, 6)),
+        buildings=tuple((H(c, r), 1) for r in (2, 3, 4, 5) for c in range(1, 6)),
     )
     events = when(state, Done(0))
     assert VisionaryCompleted(0, "hypatia", 0) in events

@@ -163,12 +163,28 @@ def test_check_finds_an_event_that_breaks_a_city() -> None:
         check_content(CITIES, {"flood": old}, {})
 
 
-def test_the_flood_recedes_after_turn_7() -> None:
-    """Our Flood: no coast road on turns 1 to 7; from turn 8 the coast is open again."""
+def test_the_flood_recedes_after_turn_10() -> None:
+    """Our Flood: no coast road on turns 1 to 10; from turn 11 the coast is open again."""
     state = edit(given(setup(event="flood")), roads_left=1)
     assert code_of(state, PlaceRoad(0, E((6, 4), (7, 4)))) == "roll_builder/road_forbidden"
-    later = edit(attrs.evolve(state, turn=8), roads_left=1)
+    tenth = edit(attrs.evolve(state, turn=10), roads_left=1)
+    assert code_of(tenth, PlaceRoad(0, E((6, 4), (7, 4)))) == "roll_builder/road_forbidden"
+    later = edit(attrs.evolve(state, turn=11), roads_left=1)
     assert when(later, PlaceRoad(0, E((6, 4), (7, 4))))
+
+
+def test_the_flood_is_dealt_only_with_tidehaven() -> None:
+    """Events: 'if the Event has no impact on the City sheet, adjust your set-up'. On
+    Highcrag the Flood changed no score (docs/balance.md), so it is not dealt there."""
+    from engine.errors import BadOptions
+
+    assert EVENTS["flood"].cities == ("tidehaven",)
+    with pytest.raises(BadOptions):
+        GAME.setup(1, {"city": "highcrag", "event": "flood"}, seed=1)
+    assert all(
+        GAME.setup(1, {"city": "highcrag", "event": "random"}, seed=s).event != "flood"
+        for s in range(30)
+    )
 
 
 def test_setup_deals_only_fitting_cards() -> None:

@@ -131,7 +131,7 @@ function spaceLabel(sp, t) {
 // -- legal commands ------------------------------------------------------------------------
 
 function legalIndex(ctx, seat) {
-  const out = { dice: [[], []], edges: new Map(), builds: new Map(), marks: new Map(), boxes: new Map(), pays: new Map(), done: null, any: false };
+  const out = { dice: [[], []], edges: new Map(), builds: new Map(), marks: new Map(), boxes: new Map(), pays: new Map(), converts: { favor: [], strength: [] }, done: null, any: false };
   if (ctx.role !== "player" || ctx.seat !== seat) return out;
   for (const c of ctx.you?.legal || []) {
     out.any = true;
@@ -160,6 +160,9 @@ function legalIndex(ctx, seat) {
         out.pays.get(k).push(c);
         break;
       }
+      case "convert":
+        out.converts[c.resource]?.push(c);
+        break;
       case "done":
         out.done = c;
         break;
@@ -342,6 +345,7 @@ function thisTurn(ctx, p, legal) {
     rows.length ? h("ul", { class: "rb-pool-list" }, rows) : null,
     !res.length && !rows.length ? h("p", { class: "muted", text: waiting ? t("rb.pool.use_dice") : t("rb.pool.empty") }) : null,
     hints.length ? h("ul", { class: "rb-hints" }, hints.map((x) => h("li", { text: x }))) : null,
+    convertButtons(ctx, legal),
     legal.done
       ? h("button", {
           type: "button",
@@ -363,6 +367,31 @@ function thisTurn(ctx, p, legal) {
         })
       : null,
   );
+}
+
+// Favor and strength may go onto their tracks mid-turn (a grey box that opens at converted
+// favor opens at once): one button per resource, converting all of it that fits.
+function convertButtons(ctx, legal) {
+  const { t } = ctx;
+  const buttons = ["favor", "strength"]
+    .map((r) => legal.converts[r].reduce((best, c) => (!best || c.amount > best.amount ? c : best), null))
+    .filter(Boolean)
+    .map((c) =>
+      h(
+        "button",
+        {
+          type: "button",
+          class: "btn rb-convert",
+          testid: `convert-${c.resource}`,
+          disabled: !!ctx.ui.busy,
+          title: t("rb.convert_hint"),
+          onclick: () => act(ctx, c),
+        },
+        icon(c.resource, 16),
+        ` ${t("rb.convert", { n: c.amount, res: t(`rb.res.${c.resource}`) })}`,
+      ),
+    );
+  return buttons.length ? h("div", { class: "rb-converts" }, buttons) : null;
 }
 
 // -- the city sheet ---------------------------------------------------------------------------
