@@ -89,6 +89,30 @@ async def test_the_lobby_filters_and_pages_rooms(
     assert "No game is being played" in await page.get_by_test_id("rooms-empty").inner_text()
 
 
+async def test_the_lobby_reads_every_page_of_the_room_list(
+    live_server: LiveServer, new_page: NewPage
+) -> None:
+    """GET /api/rooms is paged: the lobby follows ``next`` (here the pages are cut to one
+    room each on the way, so it must read three pages to list three rooms)."""
+    made = [
+        (await live_server.create_room("rollie", 2, room={"clock": 0}))["room"] for _ in range(3)
+    ]
+    page = await new_page("Ana")
+    asked: list[str] = []
+
+    async def one_per_page(route: Any) -> None:
+        url = route.request.url.replace("limit=250", "limit=1")
+        asked.append(url)
+        await route.continue_(url=url)
+
+    await page.route("**/api/rooms?*", one_per_page)
+    await page.goto(live_server.url + "/")
+    for room in made:
+        await page.get_by_test_id(f"room-{room}").wait_for()
+    assert await page.get_by_test_id("filter-open").inner_text() == "Open (3)"
+    assert [u.split("cursor=")[1].split("&")[0] for u in asked[:3]] == ["0", "1", "2"]
+
+
 async def test_tab_reaches_the_new_room_form_before_the_room_list(
     live_server: LiveServer, new_page: NewPage
 ) -> None:

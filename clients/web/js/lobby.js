@@ -187,11 +187,20 @@ function renderRooms() {
   $("[data-testid=page-next]").disabled = page >= pages - 1;
 }
 
+const LISTED = 500; // the newest rooms the lobby lists (GET /api/rooms pages of 250)
+
 async function refreshRooms() {
   try {
-    const reply = await fetch("/api/rooms", { cache: "no-store" });
-    if (!reply.ok) throw new Error(`HTTP ${reply.status}`);
-    rooms = (await reply.json()).rooms || [];
+    const found = [];
+    let cursor = 0;
+    while (cursor !== null && found.length < LISTED) {
+      const reply = await fetch(`/api/rooms?cursor=${cursor}&limit=250`, { cache: "no-store" });
+      if (!reply.ok) throw new Error(`HTTP ${reply.status}`);
+      const page = await reply.json();
+      found.push(...(page.rooms || []));
+      cursor = page.next ?? null;
+    }
+    rooms = found;
     loadError = null;
   } catch (err) {
     loadError = err.message;
