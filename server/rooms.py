@@ -22,11 +22,12 @@ from engine.core import get_game
 from engine.errors import BadOptions
 from protocol import errors as codes
 from server.config import Settings
-from server.core import CoreSettings, Rebuilder, RoomCore
+from server.core import CoreSettings, RoomCore
 from server.core_io import Rematch
 from server.errors import RoomRefusal
 from server.metrics import Metrics
 from server.ownership import Fencer, RoomElsewhere, StoreFencer
+from server.rebuild import Rebuilder
 from server.records import (
     Record,
     RoomModel,

@@ -17,7 +17,7 @@ from engine.core import get_game
 from engine.data import to_data
 from protocol.messages import Ack, Reject, ServerMessage, Welcome
 from server.answers import reply_from_plain
-from server.core import CoreSettings, RoomCore, rebuild_core
+from server.core import CoreSettings, RoomCore
 from server.core_io import (
     Append,
     Arm,
@@ -34,6 +34,7 @@ from server.core_io import (
     WriteDone,
     WriteFailed,
 )
+from server.rebuild import rebuild_core
 from server.records import created_record, seated_record, to_plain
 from server.store.base import pack, unpack
 

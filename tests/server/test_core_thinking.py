@@ -6,8 +6,9 @@ from __future__ import annotations
 import random
 
 from engine.core import choose, get_game
-from server.core import CoreSettings, rebuild_core
+from server.core import CoreSettings
 from server.core_io import Append, BotThought, Start, Think
+from server.rebuild import rebuild_core
 from server.records import created_record, seated_record, to_plain
 from server.store.base import pack, unpack
 from tests.server.core_harness import T0, Table

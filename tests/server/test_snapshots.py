@@ -14,8 +14,9 @@ import pytest
 from protocol.messages import Ack
 from protocol.patch import same
 from server.config import Settings
-from server.core import CoreSettings, Rebuilder, rebuild_core
+from server.core import CoreSettings
 from server.core_io import SaveSnapshot
+from server.rebuild import Rebuilder, rebuild_core
 from server.views import reference_view
 from tests.server.core_harness import Table
 from tests.support.server import serve
