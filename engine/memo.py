@@ -43,9 +43,6 @@ class Memo:
         self._last[slot] = (inputs, value)
         return value
 
-    def __len__(self) -> int:
-        return len(self._last)
-
 
 class _Fresh(Memo):
     """A memo that remembers nothing: every part is built anew."""

@@ -12,6 +12,7 @@ The SDK client is subclassed only to timestamp sends, acks, rejections and patch
 from __future__ import annotations
 
 import asyncio
+import itertools
 import time
 from typing import Any
 
@@ -49,13 +50,12 @@ class Pacer:
             self.late += 1
 
 
-_SPREAD = [0.0]
+_ROOMS = itertools.count(1)
 
 
 def _spread() -> float:
     """Rooms' first slots spread over one interval, so paced rooms do not send in step."""
-    _SPREAD[0] = (_SPREAD[0] + 0.618034) % 1.0
-    return _SPREAD[0]
+    return (next(_ROOMS) * 0.618034) % 1.0
 
 
 class TimedClient(Client):

@@ -92,7 +92,8 @@ async def measure_load(base: str, room: str) -> dict[str, Any]:
 
         start = time.perf_counter()
         await asyncio.gather(ping_loop(start + 1.5), load())
-        metrics = (await httpx.AsyncClient(base_url=base).get("/metrics")).text
+        async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+            metrics = (await http.get("/metrics")).text
     before = [r * 1000 for t, r in rtts if t < loaded["start"]]
     during = [r * 1000 for t, r in rtts if loaded["start"] - 0.01 <= t <= loaded["end"]]
     server_load = _metric(metrics, "rollhouse_room_load_seconds_sum")
