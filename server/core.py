@@ -9,6 +9,8 @@ Writes. At most one write is pending at a time: an :class:`Append` of records (o
 :class:`SaveReply`) is answered by the shell with :class:`WriteDone` or
 :class:`WriteFailed` before any other input. Only a durable write changes the model
 (durable before visible); then every viewer gets its patch and the command its ack.
+Commands that arrive together (:class:`Commands`) are decided one after another and
+written as one append with one patch per viewer (:meth:`RoomCore._commands`).
 
 Unknown outcomes. A write whose outcome is unknown (a timeout or a dropped connection
 after sending) is never answered as a reject: the core asks the shell to
@@ -31,7 +33,7 @@ from __future__ import annotations
 import logging
 import math
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
@@ -58,6 +60,7 @@ from server.core_io import (
     Broken,
     Close,
     CommandIn,
+    Commands,
     Count,
     Finished,
     Input,
@@ -129,6 +132,21 @@ class Pending:
     names: tuple[str, ...]
     done: Done
     failed: Failed
+    model: RoomModel | None = None
+    """The model once the records are folded, when the core has folded them already."""
+
+
+@attrs.frozen
+class _Accepted:
+    """A command decided on the state before it, with the records it appends."""
+
+    peer: PeerId
+    seat: int
+    id: str
+    records: tuple[Record, ...]
+    names: tuple[str, ...]
+    seq: int = 0
+    """The seq of its last record (set once its place in the run is known)."""
 
 
 def _nothing(*_: object) -> None:
@@ -151,6 +169,8 @@ class RoomCore(Clockwork):
         self.peers: dict[PeerId, PeerInfo] = {}
         self.seated: dict[int, PeerId] = {}
         self.pending: Pending | None = None
+        self.deferred: deque[CommandIn] = deque()
+        """Commands that arrived with others and wait for the write before them."""
         self.settling = False
         self.broken = False
         self.failures = 0
@@ -185,7 +205,9 @@ class RoomCore(Clockwork):
             case TailRead():
                 self._settled(inp)
             case CommandIn():
-                self._command(inp)
+                self._commands((inp,))
+            case Commands():
+                self._commands(inp.commands)
             case Join():
                 self._join(inp)
             case Leave():
@@ -200,6 +222,10 @@ class RoomCore(Clockwork):
                 self._rematch(inp)
             case Start():
                 pass
+        while self.deferred and self.pending is None and not self.broken:
+            waiting = tuple(self.deferred)
+            self.deferred.clear()
+            self._commands(waiting)
         if self.pending is None and not self.broken:
             self._drive(inp.now)
         out, self._out = self._out, []
@@ -225,8 +251,9 @@ class RoomCore(Clockwork):
         names: tuple[str, ...] = (),
         done: Done = _nothing,
         failed: Failed | None = None,
+        model: RoomModel | None = None,
     ) -> None:
-        self.pending = Pending(records, names, done, failed or self._retry_later)
+        self.pending = Pending(records, names, done, failed or self._retry_later, model)
         self._out.append(Append(records, self.model.seq))
 
     def _save_reply(self, peer: PeerId, seat: int, answer: Answer) -> None:
@@ -246,7 +273,7 @@ class RoomCore(Clockwork):
         self.settling = False
         self.failures, self.backoff_until = 0, 0.0
         if pending.records:
-            self._fold(pending.records, pending.names)
+            self._fold(pending.records, pending.names, pending.model)
         pending.done(now, gone)
 
     def _write_failed(self, inp: WriteFailed) -> None:
@@ -288,12 +315,18 @@ class RoomCore(Clockwork):
         if len(tail) > len(mine):
             self._break("another writer appended to this room's log")
 
-    def _fold(self, records: tuple[Record, ...], names: tuple[str, ...]) -> None:
+    def _fold(
+        self, records: tuple[Record, ...], names: tuple[str, ...], folded: RoomModel | None
+    ) -> None:
+        """Make durable ``records`` the model (``folded``, if the core folded them already)
+        and send every viewer its patch."""
         first = self.model.seq
         model = self.model
         for offset, record in enumerate(records, start=1):
-            model = evolve(model, first + offset, record)
+            if folded is None:
+                model = evolve(model, first + offset, record)
             self.answers.learn(first + offset, record)
+        model = folded or model
         self.model = model
         if self.stuck:  # a refused timeout or bot move is tried again once the room moves
             self.stuck.clear()
@@ -488,33 +521,77 @@ class RoomCore(Clockwork):
             ),
         )
 
-    def _command(self, c: CommandIn) -> None:
+    def _commands(self, commands: Sequence[CommandIn]) -> None:
+        """Decide ``commands`` (arrived together) in arrival order; write the leading run
+        of accepted ones as one append.
+
+        Each is decided on the state the ones before it leave, so the events, acks and
+        refusals are those of handling them one at a time; only the writes and patches
+        are shared (one store round trip, one patch per viewer, then an ack each). A run
+        ends before the first command that is not simply accepted (refused, a repeated
+        id, a spectator's, ...): it and the ones after it wait in ``deferred`` until the
+        write is over (:meth:`handle` takes them up then), so answers keep their order."""
+        model = self.model
+        run: list[_Accepted] = []
+        for i, c in enumerate(commands):
+            decision = self._decide(c, model, run)
+            if isinstance(decision, _Accepted):
+                for record in decision.records:
+                    model = evolve(model, model.seq + 1, record)
+                run.append(attrs.evolve(decision, seq=model.seq))
+                continue
+            if run:
+                self.deferred.extendleft(reversed(commands[i:]))
+                break
+            if decision is not None:
+                decision()
+            if self.pending is not None:
+                self.deferred.extendleft(reversed(commands[i + 1 :]))
+                return
+        if run:
+            self._append_run(run, model)
+
+    def _append_run(self, run: list[_Accepted], model: RoomModel) -> None:
+        def done(_now: float, _gone: frozenset[PeerId]) -> None:
+            for accepted in run:
+                self._out.append(Count("commands", (("game", self.model.game.name),)))
+                self._reply(accepted.peer, Ack(accepted.id, accepted.seq))
+
+        def failed(_now: float) -> None:
+            for accepted in run:
+                self._unavailable(accepted.peer, accepted.id)
+
+        records = tuple(r for accepted in run for r in accepted.records)
+        names = tuple(n for accepted in run for n in accepted.names)
+        self._append(records, names, done, failed, model)
+
+    def _decide(
+        self, c: CommandIn, model: RoomModel, run: list[_Accepted]
+    ) -> _Accepted | Callable[[], None] | None:
+        """``c`` on ``model``: accepted (its records), or what answers it otherwise (to be
+        called when nothing is in flight before it), or None (its peer is gone)."""
         info = self.peers.get(c.peer)
         if info is None:
-            return
+            return None
         if info.seat is None:
-            self._reply(c.peer, Reject(c.id, codes.READ_ONLY, "spectators cannot act"))
-            return
-        seat, model = info.seat, self.model
+            return lambda: self._reply(
+                c.peer, Reject(c.id, codes.READ_ONLY, "spectators cannot act")
+            )
+        seat = info.seat
         digest = body_digest(c.body)
+        if any(a.seat == seat and a.id == c.id for a in run):
+            return _nothing  # answered once the run is durable (the defer is the answer)
         found = self.answers.find(seat, c.id)
         if found is not None:
             if found.body is not None and found.body != digest:
-                self._reply(
-                    c.peer,
-                    Reject(
-                        c.id,
-                        codes.ID_REUSED,
-                        f"command id {c.id!r} was used for another command; use a fresh id",
-                    ),
-                )
+                text = f"command id {c.id!r} was used for another command; use a fresh id"
+                reply: Ack | Reject = Reject(c.id, codes.ID_REUSED, text)
             else:
-                self._reply(c.peer, found.reply)
-            return
+                reply = found.reply
+            return lambda: self._reply(c.peer, reply)
         if not model.started:
             refusal = Reject(c.id, codes.NOT_STARTED, "the game starts when every seat is taken")
-            self._save_reply(c.peer, seat, Answer(refusal, digest))
-            return
+            return lambda: self._save_reply(c.peer, seat, Answer(refusal, digest))
         try:
             if model.is_over:
                 raise Rejection("the game is over", code="game/over")
@@ -522,22 +599,13 @@ class RoomCore(Clockwork):
             events = model.game.decide(model.state, command)
         except Rejection as exc:
             refusal = Reject(c.id, exc.code, exc.message, dict(exc.details))
-            self._save_reply(c.peer, seat, Answer(refusal, digest))
-            return
+            return lambda: self._save_reply(c.peer, seat, Answer(refusal, digest))
         if not events:
-            self._save_reply(c.peer, seat, Answer(Ack(c.id, model.seq), digest))
-            return
-
-        def done(_now: float, _gone: frozenset[PeerId]) -> None:
-            self._out.append(Count("commands", (("game", self.model.game.name),)))
-            self._reply(c.peer, Ack(c.id, self.model.seq))
-
-        def failed(_now: float) -> None:
-            self._unavailable(c.peer, c.id)
-
+            nothing = Ack(c.id, model.seq)
+            return lambda: self._save_reply(c.peer, seat, Answer(nothing, digest))
         records = played_records(events, c.now, seat, c.id, digest, None, to_data(command))
         names = tuple(model.game.public_name(e) for e in events)
-        self._append(tuple(records), names, done, failed)
+        return _Accepted(c.peer, seat, c.id, tuple(records), names)
 
     # -- rematch ------------------------------------------------------------------
 

@@ -60,6 +60,18 @@ class CommandIn:
 
 
 @attrs.frozen
+class Commands:
+    """Commands that were waiting together in the mailbox, in arrival order.
+
+    The core decides them one after another, each on the state its predecessors
+    leave, and writes the ones it accepts as one append (one store round trip, one
+    patch per viewer); see :meth:`server.core.RoomCore._commands`."""
+
+    commands: tuple[CommandIn, ...]
+    now: float
+
+
+@attrs.frozen
 class ResyncIn:
     peer: PeerId
     now: float
@@ -120,7 +132,7 @@ class BotThought:
 
 
 Input = (
-    Start | Join | Leave | CommandIn | ResyncIn | TimerFired | Rematch
+    Start | Join | Leave | CommandIn | Commands | ResyncIn | TimerFired | Rematch
     | WriteDone | WriteFailed | TailRead | BotThought
 )  # fmt: skip
 

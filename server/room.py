@@ -1,8 +1,9 @@
 """The room actor: the asyncio shell around one :class:`~server.core.RoomCore`.
 
 One task per live room takes inputs from the room's mailbox one at a time (that
-order is the arrival order), feeds them to the core, and carries out the core's
-outputs in order: appends and stored replies go to the store (each outcome fed back
+order is the arrival order; commands queued one behind another go in together, as one
+:class:`~server.core_io.Commands`, so they share a write), feeds them to the core, and
+carries out the core's outputs in order: appends and stored replies go to the store (each outcome fed back
 before the next input), messages are encoded once per codec and queued to each
 connection's bounded outbox (the actor never awaits a socket), timers are armed on
 the loop. Time is read here (``clock``, unix seconds) and passed in as ``now``.
@@ -35,6 +36,7 @@ from server.core_io import (
     Broken,
     Close,
     CommandIn,
+    Commands,
     Count,
     Disarm,
     Finished,
@@ -64,6 +66,8 @@ from server.views import room_summary
 log = logging.getLogger("rollhouse.room")
 
 _peer_ids = itertools.count(1)
+MAX_BATCH = 64
+"""At most this many queued commands are decided together and written as one append."""
 
 
 class Peer(Protocol):
@@ -204,8 +208,14 @@ class Room:
     # -- the actor -------------------------------------------------------------------------
 
     async def _run(self) -> None:
+        carried: tuple[Input | None, asyncio.Future[Any] | None] | None = None
         while True:
-            inp, future = await self.mailbox.get()
+            if carried is None:
+                inp, future = await self.mailbox.get()
+            else:
+                (inp, future), carried = carried, None
+            if isinstance(inp, CommandIn) and future is None:
+                inp, carried = self._gather(inp)
             self.last_active = time.monotonic()
             try:
                 if inp is not None and not self.broken:
@@ -217,6 +227,21 @@ class Room:
                 future.set_result(None)
             if isinstance(inp, Leave):
                 self.peers.pop(inp.peer, None)
+
+    def _gather(
+        self, first: CommandIn
+    ) -> tuple[Input, tuple[Input | None, asyncio.Future[Any] | None] | None]:
+        """``first`` and the commands queued right behind it (up to ``MAX_BATCH``), as one
+        input; and the next queued item that is not one, taken out on the way."""
+        batch = [first]
+        while len(batch) < MAX_BATCH and not self.mailbox.empty():
+            item = self.mailbox.get_nowait()
+            if not isinstance(item[0], CommandIn) or item[1] is not None:
+                return Commands(tuple(batch), batch[-1].now), item
+            batch.append(item[0])
+        if len(batch) == 1:
+            return first, None
+        return Commands(tuple(batch), batch[-1].now), None
 
     async def _feed(self, inp: Input) -> None:
         outputs = self.core.handle(inp)

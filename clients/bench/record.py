@@ -4,11 +4,13 @@ One :class:`Recorder` per room (a room's sequence numbers are its own). Players
 note when they send a command and when its ack arrives; every viewer (the six
 players and the spectator) notes when each patch arrives, keyed by the patch's
 ``to``. A command's last-patch latency is the time from its send until the last of
-the room's viewers holds the patch whose ``to`` equals the command's ack seq.
+the room's viewers holds the patch that carries the command's ack seq: the first
+whose ``to`` is at or past it (commands that arrive together share one patch).
 """
 
 from __future__ import annotations
 
+import bisect
 import time
 from collections import Counter
 from typing import Any
@@ -85,13 +87,16 @@ class Recorder:
 
     def settle(self, totals: Totals) -> None:
         """Add this room's acked commands and their latencies to ``totals``."""
+        ends = sorted(self.arrivals)
         for sent, acked, seq in self.acks:
             totals.acked += 1
             totals.ack_ms.append((acked - sent) * 1000)
-            arrivals = [t for t in self.arrivals.get(seq, ()) if t >= sent]
+            at = bisect.bisect_left(ends, seq)
+            carrier = ends[at] if at < len(ends) else seq
+            arrivals = [t for t in self.arrivals.get(carrier, ()) if t >= sent]
             if len(arrivals) >= self.viewers:
                 totals.patch_ms.append((max(arrivals) - sent) * 1000)
-            elif seq in self.arrivals and not arrivals:
+            elif carrier in self.arrivals and not arrivals:
                 continue  # the command changed nothing: its ack repeats an earlier seq
             else:
                 totals.patch_missing += 1  # a resync snapshot, or the window closed first

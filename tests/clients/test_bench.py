@@ -56,6 +56,19 @@ def test_recorder_matches_patches_to_acks() -> None:
     assert len(totals.patch_ms) == 1 and totals.patch_missing == 1
 
 
+def test_recorder_counts_a_shared_patch_for_every_command_it_carries() -> None:
+    """Two commands written together (seqs 2 and 3) are carried by one patch 1 -> 3."""
+    totals = Totals()
+    recorder = Recorder(viewers=1, window=Window())
+    recorder.on_send("a")
+    recorder.on_send("b")
+    recorder.on_patch(3)
+    recorder.on_ack("a", 2)
+    recorder.on_ack("b", 3)
+    recorder.settle(totals)
+    assert totals.acked == 2 and len(totals.patch_ms) == 2 and totals.patch_missing == 0
+
+
 def test_percentile_and_split() -> None:
     """Nearest-rank percentiles; rooms spread evenly over load generators."""
     assert percentile([], 50) is None
