@@ -14,8 +14,11 @@ message or raises :class:`ProtocolError`, never anything else. In order:
    checked by ``engine.data.from_data`` and the message validators.
 
 Encoding trusts its input (the server builds the messages) and is one dict build
-plus one ``packb``/``dumps``: encode a patch once and send the same bytes to every
-socket that shares the view.
+plus one ``pack``/``dumps``: encode a patch once and send the same bytes to every
+socket that shares the view. Patches that share ops (every seat's patch of one change
+holds the same game and room ops) can be encoded op by op through a cache
+(:meth:`Codec.encode_patch`): each shared op is encoded once and the frames are
+joined from the pieces, byte for byte what :meth:`Codec.encode` gives.
 """
 
 from __future__ import annotations
@@ -95,6 +98,24 @@ class Codec:
         """The frame for a pre-built plain-data map."""
         raise NotImplementedError
 
+    def encode_patch(self, patch: Patch, pieces: OpPieces) -> bytes | str:
+        """``encode(patch)``, with each op's encoding taken from ``pieces`` (by identity)
+        or added to it. ``pieces`` is the caller's, for patches built together: it keeps
+        every op it holds alive, so an id stays that op's while it lasts."""
+        parts = []
+        for op in patch.ops:
+            hit = pieces.get(id(op))
+            if hit is None or hit[0] is not op:
+                hit = pieces[id(op)] = (op, self._piece(op))
+            parts.append(hit[1])
+        return self._join_patch(patch, parts)
+
+    def _piece(self, value: Any) -> Any:
+        raise NotImplementedError
+
+    def _join_patch(self, patch: Patch, ops: list[Any]) -> bytes | str:
+        raise NotImplementedError
+
     def decode_client(self, frame: bytes | str) -> ClientMessage:
         """A client -> server message from one frame, or ProtocolError."""
         return _load(CLIENT_MESSAGES, self._parse(frame, MAX_FRAME))
@@ -132,7 +153,26 @@ class MsgpackCodec(Codec):
 
     def encode_data(self, plain: dict[str, Any]) -> bytes:
         """The msgpack bytes for a plain-data map."""
-        return msgpack.packb(plain, use_bin_type=True)  # type: ignore[no-any-return]
+        return self._packer().pack(plain)  # type: ignore[no-any-return]
+
+    @staticmethod
+    def _packer() -> msgpack.Packer:
+        """The shared packer (``packb`` makes, and allocates a buffer for, one per call).
+
+        One for all threads is safe: packing plain data calls no Python code (no
+        ``default`` hook), so a ``pack`` runs whole under the interpreter lock."""
+        return _PACKER
+
+    def _piece(self, value: Any) -> bytes:
+        return self._packer().pack(value)  # type: ignore[no-any-return]
+
+    def _join_patch(self, patch: Patch, ops: list[Any]) -> bytes:
+        pack = self._packer().pack
+        n = len(ops)
+        head = bytes((0x90 | n,)) if n < 16 else (b"\xdc" + n.to_bytes(2, "big") if n < 65536
+                                                  else b"\xdd" + n.to_bytes(4, "big"))  # fmt: skip
+        return b"".join((_PATCH_MSGPACK, pack(patch.from_), _TO_MSGPACK, pack(patch.to),
+                         _OPS_MSGPACK, head, *ops, _EVENTS_MSGPACK, pack(list(patch.events))))  # fmt: skip
 
     def _parse_frame(self, frame: bytes | str, limit: int) -> Any:
         if not isinstance(frame, bytes | bytearray):
@@ -155,6 +195,16 @@ class MsgpackCodec(Codec):
             raise ProtocolError(MALFORMED, f"invalid msgpack: {type(exc).__name__}") from None
 
 
+_PACKER = msgpack.Packer(use_bin_type=True)
+OpPieces = dict[int, tuple[Any, Any]]
+"""Encoded ops by ``id``: ``id(op) -> (op, its encoding)`` (see :meth:`Codec.encode_patch`)."""
+# A patch's map as to_wire builds it: five keys (type, from, to, ops, events), in order.
+_PATCH_MSGPACK = b"\x85" + msgpack.packb("type") + msgpack.packb("patch") + msgpack.packb("from")
+_TO_MSGPACK = msgpack.packb("to")
+_OPS_MSGPACK = msgpack.packb("ops")
+_EVENTS_MSGPACK = msgpack.packb("events")
+
+
 def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not allowed")
 
@@ -172,6 +222,14 @@ class JsonCodec(Codec):
     def encode_data(self, plain: dict[str, Any]) -> str:
         """The JSON text for a plain-data map."""
         return self._encoder.encode(plain)
+
+    def _piece(self, value: Any) -> str:
+        return self._encoder.encode(value)
+
+    def _join_patch(self, patch: Patch, ops: list[Any]) -> str:
+        encode = self._encoder.encode
+        return (f'{{"type":"patch","from":{patch.from_},"to":{patch.to},"ops":[{",".join(ops)}],'
+                f'"events":{encode(list(patch.events))}}}')  # fmt: skip
 
     def _parse_frame(self, frame: bytes | str, limit: int) -> Any:
         if not isinstance(frame, str):

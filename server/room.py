@@ -26,7 +26,8 @@ from typing import Any, Protocol
 
 from engine.core import choose
 from protocol import errors as codes
-from protocol.messages import Hello, Welcome
+from protocol.codec import OpPieces, codec_for
+from protocol.messages import Hello, Patch, Welcome
 from server.config import Settings
 from server.core import RoomCore
 from server.core_io import (
@@ -123,6 +124,8 @@ class Room:
         self._task: asyncio.Task[None] | None = None
         self._snapshot: asyncio.Task[None] | None = None
         self._next_snapshot: SaveSnapshot | None = None
+        self._pieces: dict[str, OpPieces] = {}
+        """Ops encoded while one input's outputs are sent, per codec (by identity)."""
         self.thoughts: set[asyncio.Task[None]] = set()
         """Searching bots thinking in worker threads (see :meth:`_think`)."""
 
@@ -244,6 +247,12 @@ class Room:
         return Commands(tuple(batch), batch[-1].now), None
 
     async def _feed(self, inp: Input) -> None:
+        try:
+            await self._feed_core(inp)
+        finally:
+            self._pieces.clear()
+
+    async def _feed_core(self, inp: Input) -> None:
         outputs = self.core.handle(inp)
         while outputs:
             outcome: Input | None = None
@@ -319,7 +328,13 @@ class Room:
                 peer.seat, peer.role = out.message.seat, out.message.role
             frame = frames.get(peer.codec_name)
             if frame is None:
-                frame = frames[peer.codec_name] = peer.encode(out.message)
+                if type(out.message) is Patch:  # every viewer's patch of a change shares ops
+                    codec = codec_for(peer.codec_name)
+                    pieces = self._pieces.setdefault(peer.codec_name, {})
+                    frame = codec.encode_patch(out.message, pieces)
+                else:
+                    frame = peer.encode(out.message)
+                frames[peer.codec_name] = frame
             peer.send_frame(frame)
 
     def _gone(self) -> frozenset[PeerId]:
