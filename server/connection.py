@@ -6,9 +6,11 @@ gets HTTP 403 (``room/origin_forbidden``), an address past its connection limit 
 
 The connection owns a bounded outbox drained by its own writer task (both made the
 first time a frame has to wait, so an idle connection holds neither); the room only
-ever calls :meth:`Connection.send_frame`, which never waits. A frame goes straight
-to the socket's transport when nothing is queued before it and the transport is
-below its high-water mark (:class:`DirectWrite`: no task switch, no ASGI hops);
+ever calls :meth:`Connection.send_frames`, which never waits (the room hands over
+all of one input's frames for a peer at once: a player's patch and its ack). Frames go
+straight to the socket's transport, in one write, when nothing is queued before them
+and the transport is below its high-water mark (:class:`DirectWrite`: no task switch,
+no ASGI hops);
 otherwise it waits in the outbox, in order. When the outbox is full the client is
 too slow: it gets close 4000 ``room/slow_consumer`` if the socket
 can still take it, and its TCP connection is ended either way within a second; it
@@ -77,12 +79,14 @@ class DirectWrite:
             and not p.transport.is_closing()
         )
 
-    def write(self, frame: bytes | str) -> None:
+    def write(self, frames: list[bytes | str]) -> None:
+        """Frame each and hand them to the transport in one write."""
         conn = self.protocol.conn
-        if isinstance(frame, bytes):
-            conn.send_binary(frame)
-        else:
-            conn.send_text(frame.encode())
+        for frame in frames:
+            if isinstance(frame, bytes):
+                conn.send_binary(frame)
+            else:
+                conn.send_text(frame.encode())
         self.protocol.transport.write(b"".join(conn.data_to_send()))
 
 
@@ -119,17 +123,26 @@ class Connection:
         return self.codec.encode(message)
 
     def send_frame(self, frame: bytes | str) -> None:
+        self.send_frames([frame])
+
+    def send_frames(self, frames: list[bytes | str]) -> None:
         if self.closing or self.gone:
             return
         direct = self.direct
         idle = self._outbox is None or (self._outbox.empty() and not self.sending)
         if direct is not None and idle and direct.ready():
             try:
-                direct.write(frame)
+                direct.write(frames)
                 return
             except Exception:  # the socket's state moved under us: the queue path decides
                 log.debug("direct write failed; queueing", exc_info=True)
                 self.direct = None
+        for frame in frames:
+            self._queue(frame)
+
+    def _queue(self, frame: bytes | str) -> None:
+        if self.closing:
+            return
         try:
             self.outbox.put_nowait(frame)
         except asyncio.QueueFull:

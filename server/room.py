@@ -82,6 +82,9 @@ class Peer(Protocol):
     def send_frame(self, frame: bytes | str) -> None:
         """Queue an encoded frame; never blocks (drops the peer when its outbox is full)."""
 
+    def send_frames(self, frames: list[bytes | str]) -> None:
+        """``send_frame`` each, in order (a socket may take them in one write)."""
+
     def encode(self, message: Any) -> bytes | str:
         """Encode a ``protocol.messages`` value with this peer's codec."""
 
@@ -124,6 +127,8 @@ class Room:
         self._task: asyncio.Task[None] | None = None
         self._snapshot: asyncio.Task[None] | None = None
         self._next_snapshot: SaveSnapshot | None = None
+        self._held: dict[PeerId, tuple[Peer, list[bytes | str]]] = {}
+        """Frames for each peer, held until the room next waits (see :meth:`_do`)."""
         self._pieces: dict[str, OpPieces] = {}
         """Ops encoded while one input's outputs are sent, per codec (by identity)."""
         self.thoughts: set[asyncio.Task[None]] = set()
@@ -250,6 +255,7 @@ class Room:
         try:
             await self._feed_core(inp)
         finally:
+            self._flush()
             self._pieces.clear()
 
     async def _feed_core(self, inp: Input) -> None:
@@ -271,6 +277,8 @@ class Room:
         await self._mark_driven()
 
     async def _do(self, out: Output) -> Input | None:
+        if self._held and not isinstance(out, Send | Arm | Disarm | Count):
+            self._flush()  # before a wait or a close: nothing sent may be held up
         match out:
             case Send():
                 self._send(out)
@@ -335,7 +343,17 @@ class Room:
                 else:
                     frame = peer.encode(out.message)
                 frames[peer.codec_name] = frame
-            peer.send_frame(frame)
+            held = self._held.get(pid)
+            if held is None:
+                self._held[pid] = (peer, [frame])
+            else:
+                held[1].append(frame)
+
+    def _flush(self) -> None:
+        """Hand each peer the frames held for it (its patch and its ack go out together)."""
+        held, self._held = self._held, {}
+        for peer, frames in held.values():
+            peer.send_frames(frames)
 
     def _gone(self) -> frozenset[PeerId]:
         return frozenset(pid for pid, peer in self.peers.items() if peer.gone)

@@ -221,6 +221,10 @@ class RemotePeer:
         if not self.closed:
             self.streams.send(self.node, {"k": "frames", "p": [self.pid], "f": frame})
 
+    def send_frames(self, frames: list[bytes | str]) -> None:
+        for frame in frames:
+            self.send_frame(frame)
+
     def close_with(self, code: str, message: str) -> None:
         if not self.closed:
             self.closed = True
