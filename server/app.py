@@ -46,8 +46,9 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
-from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket
 
 from engine.core import games
 from engine.errors import BadOptions, CodedError
@@ -368,7 +369,6 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
         Route("/api/rooms/{room_id}/export", history_api.room_export),
         Route("/api/rooms/{room_id}/rematch", rematch, methods=["POST"]),
         Route("/metrics", metrics),
-        WebSocketRoute("/ws", websocket_endpoint),
     ]
     routes.append(Mount("/", StaticFiles(directory=WEB_ROOT, html=True), name="web"))
     handlers: dict[Any, Any] = {
@@ -378,7 +378,7 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
     }
     app = Starlette(routes=routes, lifespan=lifespan, exception_handlers=handlers)
     limits = {"/api/rooms/import": settings.max_import_bytes}
-    return BodyLimit(app, settings.max_body_bytes, limits)  # type: ignore[return-value]
+    return Front(app, settings.max_body_bytes, limits)  # type: ignore[return-value]
 
 
 async def http_error(request: Request, exc: Exception) -> Response:
@@ -394,9 +394,15 @@ async def server_error(request: Request, exc: Exception) -> Response:
     return error_response(codes.HTTP_INTERNAL, "internal error; it has been logged", 500)
 
 
-class BodyLimit:
-    """ASGI middleware: HTTP request bodies over ``limit`` bytes get 413 ``http/too_large``
-    before the application sees them (the body is read here and handed on whole)."""
+class Front:
+    """The ASGI application uvicorn runs, in front of Starlette.
+
+    A websocket on ``/ws`` goes straight to :func:`websocket_endpoint`: a socket keeps
+    its coroutine frames for its whole life, and Starlette's layers (error and
+    exception middleware, router, route) held about 5 KiB of every idle connection
+    (``python -m clients.bench.idle``). HTTP request bodies over ``limit`` bytes get 413
+    ``http/too_large`` before the application sees them (the body is read here and
+    handed on whole). Everything else goes to Starlette."""
 
     def __init__(self, app: Starlette, limit: int, by_path: dict[str, int] | None = None) -> None:
         self.app, self.limit, self.by_path = app, limit, by_path or {}
@@ -405,6 +411,10 @@ class BodyLimit:
         return getattr(self.app, name)
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "websocket" and scope.get("path") == "/ws":
+            scope["app"] = self.app  # what Starlette sets: the endpoint reads app.state
+            await websocket_endpoint(WebSocket(scope, receive, send))
+            return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return

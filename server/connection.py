@@ -54,6 +54,8 @@ class DirectWrite:
     """Frames written straight to uvicorn's ``websockets-sansio`` protocol, when its
     transport takes them without waiting (the same calls its ASGI ``send`` makes)."""
 
+    __slots__ = ("protocol",)
+
     def __init__(self, protocol: Any) -> None:
         self.protocol = protocol
 
@@ -92,6 +94,10 @@ class DirectWrite:
 
 class Connection:
     """The server side of one socket; implements the room's ``Peer``."""
+
+    __slots__ = ("_outbox", "bucket", "closing", "codec", "codec_name", "direct", "gone", "pid",
+                 "refusals", "resyncs", "role", "room", "seat", "sending", "services", "writer_task",
+                 "ws")  # fmt: skip
 
     def __init__(self, ws: WebSocket, codec: Codec, services: Services) -> None:
         self.ws = ws

@@ -28,6 +28,8 @@ from collections.abc import Iterable, Mapping
 class TokenBucket:
     """``rate`` events a second on average, ``burst`` at once; the caller passes the time."""
 
+    __slots__ = ("burst", "rate", "stamp", "tokens")
+
     def __init__(self, rate: float, burst: float, now: float) -> None:
         self.rate, self.burst = rate, burst
         self.tokens = burst
