@@ -111,6 +111,8 @@ class CoreSettings:
     presence_every: float = 0.25
     """At most one presence frame per room per this many seconds: arrivals and
     departures in between are summed into the next (joins cost O(n), not O(n^2))."""
+    spectators_presence_every: float = 1.0
+    """The same when only the spectator count changed (seats: ``presence_every``)."""
 
 
 @attrs.frozen
@@ -372,7 +374,7 @@ class RoomCore(Clockwork):
         if j.role == "spectator":
             self.peers[j.peer] = PeerInfo(None, "spectator", j.codec)
             self._welcome(j.peer, None, j.last_seq, j.now)
-            self._presence(j.now)
+            self._presence(j.now, seats=False)
             return
         if j.token is not None:
             seat = model.seat_for_token(j.token)
@@ -432,7 +434,7 @@ class RoomCore(Clockwork):
         if info.seat is not None and self.seated.get(info.seat) == inp.peer:
             del self.seated[info.seat]
             self.left_at[info.seat] = inp.now
-        self._presence(inp.now)
+        self._presence(inp.now, seats=info.seat is not None)
 
     def _welcome(self, peer: PeerId, token: str | None, last_seq: int | None, now: float) -> None:
         info = self.peers[peer]
@@ -484,12 +486,16 @@ class RoomCore(Clockwork):
         spectators = sum(1 for p in self.peers.values() if p.seat is None)
         return Presence(tuple(seats), spectators)
 
-    def _presence(self, now: float) -> None:
+    def _presence(self, now: float, seats: bool = True) -> None:
         """Tell everyone who is here: now, or at the end of the current interval if a
-        presence went out less than ``presence_every`` ago (one frame for a burst)."""
-        if self.presence_at is not None:
-            return  # one is already due: it will say this too
-        due = self.presence_sent + self.settings.presence_every
+        presence went out less than ``presence_every`` ago (one frame for a burst). A
+        change in the spectator count alone (``seats`` false) waits for the longer
+        ``spectators_presence_every``: a crowd of spectators costs the room a frame per
+        connection per interval, and nobody acts on the count."""
+        every = self.settings.presence_every if seats else self.settings.spectators_presence_every
+        due = self.presence_sent + every
+        if self.presence_at is not None and self.presence_at <= due:
+            return  # one is already due by then: it will say this too
         if now >= due:
             self._presence_now(now)
         else:

@@ -308,19 +308,35 @@ def presences(outputs: list[Any]) -> list[tuple[tuple[int, ...], Presence]]:
 
 def test_a_burst_of_arrivals_is_told_in_one_presence() -> None:
     """Twenty spectators arrive at once: the first is told at once, the other nineteen
-    in one presence when the interval ends, to all twenty (not 190 frames)."""
+    in one presence when the (spectators') interval ends, to all twenty (not 190 frames)."""
     table = Table.new()
     first = table.join(100, role="spectator")
     assert [m.spectators for _, m in presences(first)] == [1]
     burst = [o for peer in range(101, 120) for o in table.join(peer, role="spectator")]
     assert presences(burst) == []
-    assert table.armed["presence"] == T0 + CoreSettings().presence_every
-    table.fire_due(T0 + 1)
+    assert table.armed["presence"] == T0 + CoreSettings().spectators_presence_every
+    table.fire_due(T0 + 2)
     told = presences(table.outputs[-1:])
     assert len(told) == 1
     peers, message = told[0]
     assert set(peers) == set(range(100, 120)) and message.spectators == 20
     assert "presence" not in table.core.armed
+
+
+def test_a_seat_change_brings_a_spectators_presence_forward() -> None:
+    """Spectators alone wait for the longer interval; a player taking a seat meanwhile is
+    told after the short one, with the spectators in the same frame."""
+    settings = CoreSettings()
+    table = Table.new()
+    table.join(100, role="spectator")
+    table.join(101, role="spectator")
+    assert table.armed["presence"] == T0 + settings.spectators_presence_every
+    table.join(1, "ann")
+    assert table.core.presence_at == T0 + settings.presence_every
+    table.fire_due(T0 + settings.presence_every)
+    (told,) = presences(table.outputs)[1:]
+    assert told[1].spectators == 2 and told[1].seats[0].connected
+    assert table.core.presence_at is None
 
 
 def test_arrivals_apart_are_each_told_at_once() -> None:
