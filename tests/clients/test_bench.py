@@ -92,3 +92,19 @@ def test_cluster_bench_smoke(capsys: pytest.CaptureFixture[str]) -> None:
     assert hop["relayed_ms"]["p50"] > 0 and hop["local_ms"]["p50"] > 0
     failover = summary["failover"]
     assert failover["rooms"] == 1 and failover["seconds"]["p50"] > 0
+
+
+def test_resume_bench_smoke(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``python -m clients.bench.resume``: spectators come back into playing rooms and are
+    resumed (a viewless welcome) or given a snapshot; every resume is timed."""
+    from clients.bench import resume
+
+    argv = ["resume", "--stores", "memory", "--rooms", "2", "--resumes", "5", "--json"]
+    monkeypatch.setattr("sys.argv", argv)
+    resume.main()
+    (run,) = json.loads(capsys.readouterr().out)["runs"]
+    assert run["resumes"] == 5
+    assert run["answered_with_patches"] + run["answered_with_snapshot"] == 5
+    assert 0 < run["resume_ms"]["p50"] <= run["resume_ms"]["p99"] <= run["resume_ms"]["max"]
