@@ -29,11 +29,11 @@ from __future__ import annotations
 from typing import Any
 
 from engine.memo import FRESH, Memo
-from engine.roll_builder.catalog import EVENTS, VISIONARIES
+from engine.roll_builder.catalog import CITIES, EVENTS, VISIONARIES
 from engine.roll_builder.content import RESOURCES, Ability, Effect, Gains
 from engine.roll_builder.decide import box_open
 from engine.roll_builder.effects import city_of
-from engine.roll_builder.hexmap import network
+from engine.roll_builder.hexmap import Edge, Hex, network
 from engine.roll_builder.legal import awaiting
 from engine.roll_builder.model import TURNS, Player, State
 from engine.roll_builder.scoring import items
@@ -57,7 +57,7 @@ def view(state: State, viewer: int | None, memo: Memo = FRESH) -> dict[str, Any]
         else {"id": event.id, "name": event.name, "target": event.target, "text": event.text},
         "visionaries": memo.part("visionaries", _visionaries, state.visionaries, state.claimed),
         "players": [
-            memo.part(("player", seat), _player, seat, p, state.event)
+            memo.part(("player", seat), _player, seat, p, state.event, memo)
             for seat, p in enumerate(state.players)
         ],
     }
@@ -123,7 +123,10 @@ def effect_data(e: Effect | None) -> dict[str, Any] | None:
     return out
 
 
-def _player(seat: int, p: Player, event: str | None) -> dict[str, Any]:
+def _player(seat: int, p: Player, event: str | None, memo: Memo = FRESH) -> dict[str, Any]:
+    """One seat's sheet. The map and the city's fixed lists come through ``memo`` by the
+    player fields they read, so a die or a resource spent rebuilds (and the diff walks)
+    neither the 40-odd map spaces nor the buildings."""
     city = city_of(p)
     scored = items(p, event)
     return {
@@ -137,17 +140,8 @@ def _player(seat: int, p: Player, event: str | None) -> dict[str, Any]:
         "wonders": list(p.wonders),
         "stored_wealth": p.wealth,
         "storage": city.storage,
-        "map": _map(p),
-        "buildings": [
-            {
-                "n": b.n,
-                "id": b.id,
-                "name": b.name,
-                "letter": b.letter,
-                "effect": effect_data(b.effect),
-            }
-            for b in city.buildings
-        ],
+        "map": memo.part(("map", seat), _map, p.city, p.roads, p.marked, p.buildings),
+        "buildings": memo.part(("buildings", seat), _buildings, p.city),
         "wonder": _wonder(p),
         "innovations": [
             {
@@ -174,11 +168,24 @@ def _player(seat: int, p: Player, event: str | None) -> dict[str, Any]:
     }
 
 
-def _map(p: Player) -> dict[str, Any]:
-    city = city_of(p)
+def _buildings(city_id: str) -> list[dict[str, Any]]:
+    return [
+        {"n": b.n, "id": b.id, "name": b.name, "letter": b.letter, "effect": effect_data(b.effect)}
+        for b in CITIES[city_id].buildings
+    ]
+
+
+def _map(
+    city_id: str,
+    roads: frozenset[Edge],
+    marked: frozenset[Hex],
+    buildings: tuple[tuple[Hex, int], ...],
+) -> dict[str, Any]:
+    """The city's spaces and roads: from the player's roads, marks and buildings only."""
+    city = CITIES[city_id]
     geometry = city.geometry
-    reach = network(p.roads)
-    built = dict(p.buildings)
+    reach = network(roads)
+    built = dict(buildings)
     return {
         "spaces": [
             {
@@ -191,13 +198,13 @@ def _map(p: Player) -> dict[str, Any]:
                 "effect": effect_data(s.effect),
                 "points": s.points,
                 "connected": geometry.connected(h, reach),
-                "marked": h in p.marked,
+                "marked": h in marked,
                 "building": built.get(h),
-                "ringed": geometry.ringed(h, p.roads),
+                "ringed": geometry.ringed(h, roads),
             }
             for h, s in sorted(city.spaces.items())
         ],
-        "roads": [list(e) for e in sorted(p.roads)],
+        "roads": [list(e) for e in sorted(roads)],
         "start_roads": [list(e) for e in sorted(city.start_roads)],
         "cliffs": [list(e) for e in sorted(geometry.cliffs)],
     }
