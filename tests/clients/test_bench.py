@@ -81,7 +81,7 @@ def test_percentile_and_split() -> None:
 def test_cluster_bench_smoke(capsys: pytest.CaptureFixture[str]) -> None:
     """``rollhouse bench-cluster``: one node's throughput, the hop and one kill, as JSON."""
     redis_binary()  # skip without redis-server (fail under CI)
-    argv = ["bench-cluster", "--nodes", "1", "--rooms", "1", "--seconds", "1"]
+    argv = ["bench-cluster", "--nodes", "1", "--rooms", "1", "--seconds", "2"]
     argv += ["--relay-commands", "5", "--kills", "1", "--kill-rooms", "1", "--json"]
     assert main(argv) == 0
     summary = json.loads(capsys.readouterr().out)
