@@ -65,7 +65,7 @@ class Commands:
 
     The core decides them one after another, each on the state its predecessors
     leave, and writes the ones it accepts as one append (one store round trip, one
-    patch per viewer); see :meth:`server.core.RoomCore._commands`."""
+    patch per viewer); see :meth:`server.core_commands.Deciding._commands`."""
 
     commands: tuple[CommandIn, ...]
     now: float
