@@ -168,12 +168,9 @@ async def test_a_finished_table_offers_play_again_and_a_new_game(
     await after.wait_for()
     assert await page.get_by_test_id("new-game").get_attribute("href") == "/"
     await page.get_by_test_id("rematch").click()
-    probe = await httpx.AsyncClient(base_url=live_server.url).post(f"/api/rooms/{room}/rematch")
-    if probe.status_code in (404, 405):
-        # the server has no rematch yet: the page says so and points to a new game
-        await page.get_by_test_id("rematch-error").wait_for()
-        assert "new game" in await page.get_by_test_id("rematch-error").inner_text()
-        pytest.skip("the server has no POST /api/rooms/{id}/rematch yet")
+    async with httpx.AsyncClient(base_url=live_server.url, timeout=10) as http:
+        probe = await http.post(f"/api/rooms/{room}/rematch")
+    assert probe.status_code == 201, probe.text  # the same new room again
     await page.wait_for_url(f"**/table.html?room={probe.json()['room']}")
     await page.wait_for_selector("[data-testid=connection-status][data-state=connected]")
     info = await room_info(live_server, probe.json()["room"])
@@ -197,10 +194,7 @@ async def test_a_rematch_seats_the_same_players_in_a_new_room(
     await ana.wait_for_selector(FINAL, timeout=60000)
     await bruno.wait_for_selector(FINAL, timeout=20000)
     await ana.get_by_test_id("rematch").click()
-    if await ana.get_by_test_id("rematch-error").count() or not await _rematch_supported(
-        live_server, room
-    ):
-        pytest.skip("the server has no POST /api/rooms/{id}/rematch yet")
+    assert not await ana.get_by_test_id("rematch-error").count()
     await ana.wait_for_url(lambda url: f"room={room}" not in url)
     new_room = ana.url.split("room=")[1]
     assert new_room != room
@@ -215,9 +209,3 @@ async def test_a_rematch_seats_the_same_players_in_a_new_room(
     assert info["taken"] == 2 and info["bots"] == 0
     names = await bruno.evaluate("rollhouse.view.room.seats.map(s => s.name)")
     assert sorted(names) == ["Ana", "Bruno"]
-
-
-async def _rematch_supported(server: LiveServer, room: str) -> bool:
-    async with httpx.AsyncClient(base_url=server.url, timeout=10) as http:
-        reply = await http.post(f"/api/rooms/{room}/rematch")
-        return reply.status_code not in (404, 405)

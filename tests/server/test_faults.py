@@ -247,7 +247,9 @@ async def test_bot_and_clock_rooms_finish_by_themselves_across_a_fault(
             server.url,
             "rollie",
             2,
-            options={"rounds": 2},
+            # five rounds at 1 s last 8-10 s: still playing when the fault comes on a busy
+            # machine (two rounds, 3-4 s, sometimes finished before it)
+            options={"rounds": 5},
             room={"bots": 1, "bot_delay": 0.05, "clock": 1},
         )
         await take_and_leave(server.ws_url, clocked["room"])
@@ -526,7 +528,9 @@ async def test_rooms_go_on_after_a_server_crash_without_being_opened(
             server.url,
             "rollie",
             2,
-            options={"rounds": 2},
+            # five rounds at 1 s last 8-10 s: still playing when the fault comes on a busy
+            # machine (two rounds, 3-4 s, sometimes finished before it)
+            options={"rounds": 5},
             room={"bots": 1, "bot_delay": 0.05, "clock": 1},
         )
         await take_and_leave(server.ws_url, clocked["room"])
