@@ -21,7 +21,7 @@ from typing import Any
 
 import attrs
 
-from engine.data import from_data, to_data
+from engine.data import to_data, trusted_data
 from server.records import RoomModel, SeatInfo
 
 VERSION = 1
@@ -54,7 +54,7 @@ def model_from(base: RoomModel, data: Mapping[str, Any]) -> RoomModel:
     try:
         if data["v"] != VERSION or data["game"] != base.game.name:
             raise BadSnapshot(f"snapshot version {data['v']!r} of game {data['game']!r}")
-        state = from_data(type(base.state), data["state"])
+        state = trusted_data(type(base.state), data["state"])
         holders = {int(s): SeatInfo(str(n), str(t), b) for s, n, t, b in data["holders"]}
         last = data["last_move"]
         return attrs.evolve(

@@ -127,6 +127,22 @@ async def test_real_games_verify_and_tampered_logs_do_not(
         assert (await http.get(f"/api/rooms/{room}/verify")).json()["ok"] is True
 
 
+async def test_imports_that_do_not_rebuild_a_game_are_refused(live_server: LiveServer) -> None:
+    """An export cut to its header, or with an event of the wrong shape after the last
+    command (which the dice check never reaches), is a 400 and creates nothing."""
+    room = await finished(live_server.url, "rollie", 2, {"rounds": 1})
+    lines = await export_lines(live_server, room)
+    last = len(lines) - 1
+    stray = {"seq": last + 1, "k": "event", "e": {"type": "rolled", "dice": "six"}, "at": 1.0}
+    async with httpx.AsyncClient(base_url=live_server.url, timeout=10) as http:
+        before = (await http.get("/api/rooms")).json()["rooms"]
+        for body in ([lines[0]], [*lines, stray]):
+            text = "".join(json.dumps(line) + "\n" for line in body)
+            reply = await http.post("/api/rooms/import", content=text)
+            assert (reply.status_code, reply.json()["error"]["code"]) == (400, "http/bad_import")
+        assert (await http.get("/api/rooms")).json()["rooms"] == before
+
+
 def _change_a_die(
     game: str, log: list[tuple[int, dict[str, Any]]]
 ) -> list[tuple[int, dict[str, Any]]]:
