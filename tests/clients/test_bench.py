@@ -108,3 +108,14 @@ def test_resume_bench_smoke(
     assert run["resumes"] == 5
     assert run["answered_with_patches"] + run["answered_with_snapshot"] == 5
     assert 0 < run["resume_ms"]["p50"] <= run["resume_ms"]["p99"] <= run["resume_ms"]["max"]
+
+
+def test_fold_bench_prints_every_game(capsys: pytest.CaptureFixture[str]) -> None:
+    """``python -m clients.bench.fold``: each game's whole log folds, and its snapshot reads."""
+    from clients.bench import fold
+
+    assert fold.main(["--repeat", "1", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["games"]
+    assert [r["game"] for r in rows] == ["rollie", "roll-player", "roll-builder"]
+    for row in rows:
+        assert row["records"] > 50 and row["fold_ms"] > 0 and row["snapshot_read_ms"] > 0
