@@ -30,6 +30,7 @@ acks are in the log, every other answer is stored beside it before it is sent.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import math
 from collections import deque
@@ -37,6 +38,7 @@ from collections.abc import Callable
 from typing import Any
 
 import attrs
+import msgpack
 
 from protocol import errors as codes
 from protocol.codec import codec_for
@@ -92,12 +94,18 @@ from server.views import Viewer, Views
 
 log = logging.getLogger("rollhouse.room")
 
+_measure = msgpack.Packer(use_bin_type=True).pack
+"""An op's msgpack encoding, for the patch history's byte bound (one shared Packer:
+``msgpack.packb`` builds one per call, several times the cost for ops this small)."""
+
 
 @attrs.frozen
 class CoreSettings:
     """The room core's knobs (from :class:`server.config.Settings`)."""
 
     patch_history: int = 512
+    patch_history_bytes: int = 65_536
+    """Also at most this many bytes of ops (their msgpack size) kept per viewer."""
     replies_per_seat: int = 256
     retry_base: float = 0.1
     retry_cap: float = 5.0
@@ -108,6 +116,35 @@ class CoreSettings:
     departures in between are summed into the next (joins cost O(n), not O(n^2))."""
     spectators_presence_every: float = 1.0
     """The same when only the spectator count changed (seats: ``presence_every``)."""
+
+
+class PatchHistory:
+    """A viewer's latest patches, for resumes: at most ``count`` of them holding at most
+    ``limit`` bytes of ops (msgpack); the oldest go first. Resuming from before them
+    gets a snapshot, as does any resume whose patches would outweigh the snapshot."""
+
+    __slots__ = ("count", "limit", "patches", "size", "sizes")
+
+    def __init__(self, count: int, limit: int) -> None:
+        self.count, self.limit = count, limit
+        self.patches: deque[Patch] = deque()
+        self.sizes: deque[int] = deque()
+        self.size = 0
+
+    def append(self, patch: Patch, size: int) -> None:
+        self.patches.append(patch)
+        self.sizes.append(size)
+        self.size += size
+        while self.patches and (len(self.patches) > self.count or self.size > self.limit):
+            self.patches.popleft()
+            self.size -= self.sizes.popleft()
+
+    def since(self, seq: int) -> list[Patch] | None:
+        """The patches from ``seq`` on, if the first of them is still here."""
+        for i, patch in enumerate(self.patches):
+            if patch.from_ == seq:
+                return list(itertools.islice(self.patches, i, None))
+        return None
 
 
 @attrs.frozen
@@ -147,9 +184,8 @@ class RoomCore(Clockwork, Deciding):
         self.model = model
         self.answers = answers or Answers(self.settings.replies_per_seat)
         self.views = Views(model)
-        self.history: dict[Viewer, deque[Patch]] = {
-            viewer: deque(maxlen=self.settings.patch_history) for viewer in self.views.viewers
-        }
+        count, limit = self.settings.patch_history, self.settings.patch_history_bytes
+        self.history = {viewer: PatchHistory(count, limit) for viewer in self.views.viewers}
         self.peers: dict[PeerId, PeerInfo] = {}
         self.seated: dict[int, PeerId] = {}
         self.pending: Pending | None = None
@@ -314,9 +350,16 @@ class RoomCore(Clockwork, Deciding):
         self.model = model
         if self.stuck:  # a refused timeout or bot move is tried again once the room moves
             self.stuck.clear()
+        sizes: dict[int, int] = {}  # viewers share op objects: each measured once
         for viewer, ops in self.views.advance(model).items():
             patch = Patch(first, model.seq, tuple(ops), names)
-            self.history[viewer].append(patch)
+            size = 0
+            for op in ops:
+                op_size = sizes.get(id(op))
+                if op_size is None:
+                    op_size = sizes[id(op)] = len(_measure(op))
+                size += op_size
+            self.history[viewer].append(patch, size)
             peers = self._viewer_peers(viewer)
             if peers:
                 self._send(peers, patch)
@@ -446,11 +489,7 @@ class RoomCore(Clockwork, Deciding):
             return None
         if last_seq == self.model.seq:
             return []
-        patches = list(self.history[viewer])
-        for i, patch in enumerate(patches):
-            if patch.from_ == last_seq:
-                return patches[i:]
-        return None
+        return self.history[viewer].since(last_seq)
 
     def _resync(self, peer: PeerId) -> None:
         info = self.peers.get(peer)

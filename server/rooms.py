@@ -69,6 +69,7 @@ class Rooms:
         self.clock = clock
         self.core_settings = CoreSettings(
             patch_history=settings.patch_history,
+            patch_history_bytes=settings.patch_history_bytes,
             replies_per_seat=settings.replies_per_seat,
             retry_base=settings.retry_base_seconds,
             retry_cap=settings.retry_cap_seconds,

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
+import attrs
 import pytest
 
 from protocol.messages import Ack, Patch, Presence, Reject, Welcome
-from server.core import CoreSettings
+from server.core import CoreSettings, PatchHistory
 from server.core_io import Append, Arm, Broken, Close, Join, Send, Settle, Start, WriteDone
 from server.records import to_plain
 from server.store.base import pack, unpack
@@ -164,6 +166,50 @@ def test_resume_from_a_seq_the_room_no_longer_holds_gets_a_snapshot() -> None:
     for last_seq in (table.model.seq + 5, 0):
         welcome = table.welcome(table.join(9, token=token, last_seq=last_seq), 9)
         assert welcome.view is not None and welcome.seq == table.model.seq
+
+
+@pytest.mark.parametrize("limit", [400, 1500, 65_536])
+def test_the_patch_history_keeps_at_most_its_bytes_and_resumes_within_them(limit: int) -> None:
+    """Each viewer keeps at most ``patch_history_bytes`` of ops: a spectator back from
+    within them gets exactly the patches it missed, from before them a snapshot."""
+    table = Table.new(seats=3)
+    table.core.settings = attrs.evolve(table.core.settings, patch_history_bytes=limit)
+    table.core.history = {v: PatchHistory(512, limit) for v in table.core.views.viewers}
+    for peer, name in ((1, "ann"), (2, "bob"), (3, "cy")):
+        table.join(peer, name)
+    rng = random.Random(limit)
+    seqs = [table.model.seq]
+    for i in range(60):
+        move = table.random_move(rng)
+        if move is None:
+            break
+        table.command(move[0] + 1, f"c{i}", move[1])
+        seqs.append(table.model.seq)
+    for history in table.core.history.values():
+        assert history.size <= limit and history.size == sum(history.sizes)
+        assert history.size == sum(len(pack(op)) for p in history.patches for op in p.ops)
+    kept = table.core.history[None].patches
+    assert seqs[-1] > kept[0].from_ > 1 if limit < 65_536 else kept[0].from_ == 1
+    for peer, last_seq in enumerate((kept[0].from_, kept[0].from_ - 1), start=10):
+        sent = table.sent(table.join(peer, role="spectator", last_seq=last_seq), peer)
+        welcome = sent[0]
+        assert isinstance(welcome, Welcome)
+        if last_seq == kept[0].from_ and welcome.view is None:  # the patches, if cheaper
+            assert [m.from_ for m in sent[1:] if isinstance(m, Patch)] == [p.from_ for p in kept]
+        else:
+            assert welcome.view is not None and welcome.seq == table.model.seq
+
+
+def test_a_patch_history_drops_the_oldest_first() -> None:
+    history = PatchHistory(3, 100)
+    for i in range(5):
+        history.append(Patch(i, i + 1, ()), 10)
+    assert [p.from_ for p in history.patches] == [2, 3, 4] and history.size == 30
+    history.append(Patch(5, 6, ()), 95)  # over the bytes: only the newest fits
+    assert [p.from_ for p in history.patches] == [5] and history.size == 95
+    assert history.since(5) == [Patch(5, 6, ())] and history.since(4) is None
+    history.append(Patch(6, 7, ()), 101)  # a patch bigger than the bound is not kept
+    assert not history.patches and history.size == 0
 
 
 # -- joins -----------------------------------------------------------------------------------
