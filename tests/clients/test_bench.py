@@ -119,3 +119,19 @@ def test_fold_bench_prints_every_game(capsys: pytest.CaptureFixture[str]) -> Non
     assert [r["game"] for r in rows] == ["rollie", "roll-player", "roll-builder"]
     for row in rows:
         assert row["records"] > 50 and row["fold_ms"] > 0 and row["snapshot_read_ms"] > 0
+
+
+def test_room_list_bench_pages_a_filled_store(capsys: pytest.CaptureFixture[str]) -> None:
+    """``python -m clients.bench.rooms``: rooms written into each store are listed in
+    full pages by a server that never had them in memory, at every cursor it asks."""
+    from clients.bench import rooms
+
+    assert rooms.main(["--rooms", "600", "--repeat", "2", "--json"]) == 0
+    runs = json.loads(capsys.readouterr().out)["runs"]
+    assert [run["store"] for run in runs] == ["sqlite", "redis"]
+    for run in runs:
+        assert [(p["cursor"], p["limit"], p["rooms_in_page"]) for p in run["pages"]] == [
+            (0, 100, 100), (300, 100, 100), (500, 100, 100),
+            (0, 500, 500), (300, 500, 300), (100, 500, 500),
+        ]  # fmt: skip
+        assert all(0 < p["p50_ms"] <= p["max_ms"] for p in run["pages"])
