@@ -135,3 +135,22 @@ def test_room_list_bench_pages_a_filled_store(capsys: pytest.CaptureFixture[str]
             (0, 500, 500), (300, 500, 300), (100, 500, 500),
         ]  # fmt: skip
         assert all(0 < p["p50_ms"] <= p["max_ms"] for p in run["pages"])
+
+
+def test_idle_bench_opens_every_connection(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``python -m clients.bench.idle``: every spectator is welcomed by both servers, and
+    ours is pinged before and with them open."""
+    from clients.bench import idle
+
+    argv = ["idle", "--connections", "200", "--rooms", "4", "--probe-seconds", "0.3", "--json"]
+    monkeypatch.setattr("sys.argv", argv)
+    idle.main()
+    summary = json.loads(capsys.readouterr().out)
+    for target in ("memory", "bare"):
+        assert summary[target]["connections"] == 200
+        assert isinstance(summary[target]["kib_per_connection"], float)
+    assert summary["memory"]["presence_frames_received"] > 0
+    for key in ("ping_ms_without", "ping_ms_with"):
+        assert 0 < summary["memory"][key]["p50"] <= summary["memory"][key]["p99"]
