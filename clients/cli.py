@@ -19,6 +19,7 @@ SUBCOMMANDS: dict[str, str] = {
     "simulate": "clients.simulate.cli",
     "bench": "clients.bench.cli",
     "bench-cluster": "clients.bench.cluster",
+    "bench-all": "clients.bench.suite",
     "play": "clients.terminal.cli",
     "watch": "clients.terminal.cli",
     "bots": "clients.bots.cli",
