@@ -266,7 +266,7 @@ async def list_rooms(request: Request) -> Response:
         return error_response(codes.BAD_JSON, "cursor and limit must be integers", 400)
     try:
         if services.cluster is not None:
-            rooms, cursor_next = await services.cluster.index.page(cursor, limit)
+            rooms, cursor_next = await _cluster_page(services, services.cluster, cursor, limit)
         else:
             rooms, cursor_next = await services.rooms.list(cursor, limit)
     except CodedError as exc:
@@ -286,6 +286,27 @@ async def room_info(request: Request) -> Response:
     return JSONResponse(room.summary())
 
 
+async def _cluster_page(
+    services: Services, cluster: Node, cursor: int, limit: int
+) -> tuple[list[dict[str, Any]], int | None]:
+    """A page of the cluster's index; a room not indexed yet (just created) is
+    summarised here: live on this node, or from its log, with its owner."""
+    page, after = await cluster.index.page(cursor, limit)
+    out = []
+    for room_id, summary in page:
+        if summary is None:
+            room = services.rooms.live.get(room_id)
+            if room is not None and not room.broken:
+                summary = {**room.summary(), "node": cluster.id}
+            else:
+                summary = await services.rooms.summary_from_log(room_id)
+                if summary is None:
+                    continue
+                summary["node"] = await cluster.owner_of(room_id)
+        out.append(summary)
+    return out, after
+
+
 async def _cluster_info(services: Services, cluster: Node, room_id: str) -> dict[str, Any]:
     """A room's info in a cluster: live here, else from the index, with its owner node."""
     room = services.rooms.live.get(room_id)
@@ -295,8 +316,10 @@ async def _cluster_info(services: Services, cluster: Node, room_id: str) -> dict
     if summary is None:  # not indexed yet: run it here, or learn who runs it
         try:
             return {**(await services.rooms.get(room_id)).summary(), "node": cluster.id}
-        except RoomElsewhere:
-            summary = {"room": room_id}
+        except RoomElsewhere:  # run by another node that has not indexed it yet
+            summary = await services.rooms.summary_from_log(room_id)
+            if summary is None:
+                raise RoomRefusal(codes.ROOM_NOT_FOUND, f"no room {room_id!r}") from None
     summary["node"] = await cluster.owner_of(room_id)
     return summary
 

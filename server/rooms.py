@@ -318,14 +318,20 @@ class Rooms:
             if room is not None:
                 summary = room.summary()
             elif summary is None:
-                records = await self.store.read(room_id)
-                if not records:
+                summary = await self.summary_from_log(room_id)
+                if summary is None:
                     continue
-                model = rebuild(room_id, [(r.seq, from_plain(r.data)) for r in records])
-                summary = made[room_id] = room_summary(model)
+                made[room_id] = summary
             out.append(summary)
         await self._write_summaries(made)
         return out, after
+
+    async def summary_from_log(self, room_id: str) -> dict[str, Any] | None:
+        """A room's summary folded from its log, without loading it here (None: no log)."""
+        records = await self.store.read(room_id)
+        if not records:
+            return None
+        return room_summary(rebuild(room_id, [(r.seq, from_plain(r.data)) for r in records]))
 
     async def _write_summaries(self, summaries: dict[str, dict[str, Any]]) -> None:
         """Keep these summaries in the store's index (best effort: the next tick retries)."""

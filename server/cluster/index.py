@@ -7,7 +7,9 @@
   (checked every renewal tick)
 
 ``GET /api/rooms`` pages through the sorted set newest first and reads the
-summaries in one HMGET; nothing is rebuilt from the logs.
+summaries in one HMGET. A room the append script has added but whose owner has not
+indexed it yet (the moments between its first record and its first summary) is
+summarised from its log by the node that lists it.
 """
 
 from __future__ import annotations
@@ -47,8 +49,12 @@ class Index:
         found: dict[str, Any] | None = None if blob is None else json.loads(blob)
         return found
 
-    async def page(self, cursor: int, limit: int) -> tuple[list[dict[str, Any]], int | None]:
-        """Rooms newest first from position ``cursor``; the next cursor (None at the end)."""
+    async def page(
+        self, cursor: int, limit: int
+    ) -> tuple[list[tuple[str, dict[str, Any] | None]], int | None]:
+        """Rooms newest first from position ``cursor``, each with its summary (None for a
+        room its owner has not indexed yet: just created); the next cursor (None at the
+        end)."""
         limit = max(1, min(MAX_PAGE, limit))
         try:
             ids: list[Any] = await self.client.zrevrange(self.rooms_key, cursor, cursor + limit)
@@ -56,7 +62,8 @@ class Index:
             blobs = await self.client.hmget(self.key, page) if page else []
         except RedisError as exc:
             raise StoreUnavailable(f"redis unavailable: {exc}") from exc
-        out = []
-        for room, blob in zip(page, blobs, strict=True):
-            out.append(json.loads(blob) if blob is not None else {"room": room})
+        out = [
+            (room, None if blob is None else json.loads(blob))
+            for room, blob in zip(page, blobs, strict=True)
+        ]
         return out, (cursor + limit if more else None)

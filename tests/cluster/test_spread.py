@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import secrets
+import time
 from typing import Any
 
 import httpx
@@ -10,6 +12,9 @@ import pytest
 
 from clients.bots.play import play_seat
 from clients.sdk import Client, CommandRejected, create_room
+from engine.core import get_game
+from server.records import created_record, to_plain
+from server.store.url import open_store
 from tests.cluster.conftest import metric
 from tests.support.server import ServerProcess
 
@@ -162,3 +167,25 @@ async def test_an_idempotency_key_holds_across_nodes(shared_nodes: Nodes) -> Non
         assert len({r["room"] for r in at_once}) == 1
         assert {r["node"] for r in at_once} == {at_once[0]["node"]}
         assert (await create(servers[0], "other"))["room"] not in rooms
+
+
+async def test_a_room_not_indexed_yet_is_listed_and_described_in_full(shared_nodes: Nodes) -> None:
+    """A room whose first record is in the log but whose owner has not indexed it (the
+    moments after its creation, or a creator that died in between) is listed and
+    described with its whole summary by every node, never as a bare id."""
+    url, servers = shared_nodes
+    store = open_store(url)
+    room = "r-" + secrets.token_hex(4)
+    created = created_record(get_game("rollie"), 3, {}, 7, 0.0, time.time(), {}, salt="s")
+    try:
+        await store.append(room, [to_plain(created)], 0)
+    finally:
+        await store.close()
+    async with httpx.AsyncClient(timeout=10) as http:
+        for server in servers:
+            listed = (await http.get(server.url + "/api/rooms", params={"limit": 500})).json()
+            (entry,) = [r for r in listed["rooms"] if r["room"] == room]
+            assert (entry["status"], entry["game"], entry["seats"]) == ("waiting", "rollie", 3)
+            assert all("status" in r and "game" in r for r in listed["rooms"])
+        info = (await http.get(f"{servers[1].url}/api/rooms/{room}")).json()
+        assert (info["status"], info["seats"], info["node"]) == ("waiting", 3, "n1")
