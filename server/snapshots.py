@@ -10,8 +10,9 @@ A snapshot is derived from the log alone (the model folded up to ``seq``, and th
 the log's records carry up to there), so it can never disagree with the log, whoever
 wrote it. The acks come along so that a command acked before the snapshot is still
 answered with its first ack (docs/protocol.md: acks are remembered for the room's
-lifetime). A snapshot that does not parse (another version, damaged) is ignored and
-the room is rebuilt from its whole log.
+lifetime). A snapshot that does not parse (another version, missing parts) is ignored
+and the room is rebuilt from its whole log. Its values are read as the room's own
+writing (:func:`engine.data.trusted_data`: shapes are checked, types are not).
 """
 
 from __future__ import annotations

@@ -47,6 +47,9 @@ AWAY = 0.1
 async def playing_rooms(base: str) -> list[str]:
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         page = (await http.get("/api/rooms", params={"limit": 500})).json()
+    odd = [r for r in page["rooms"] if "status" not in r]
+    if odd:  # seen once, in a bench-all run, never again: say what it was
+        raise RuntimeError(f"GET /api/rooms listed {len(odd)} rooms without a status: {odd[:3]}")
     return [r["room"] for r in page["rooms"] if r["status"] == "playing"]
 
 

@@ -52,20 +52,23 @@ def parts(seconds: float) -> list[tuple[str, list[str]]]:
 
 
 def run_part(module_args: Sequence[str]) -> dict[str, Any]:
-    """One part as its own process; its JSON, with its wall time and the load average."""
+    """One part as its own process; its JSON (or, if it failed, the end of its stderr as
+    ``error``), with its wall time and the load average. A failed part leaves its
+    figures out; the others still run."""
     before, started = os.getloadavg(), time.perf_counter()
     done = subprocess.run(
         [sys.executable, "-m", *module_args], capture_output=True, text=True, check=False
     )
-    if done.returncode != 0:
-        raise RuntimeError(
-            f"{' '.join(module_args)} exited {done.returncode}: {done.stderr[-2000:]}"
-        )
-    return {
-        "output": json.loads(done.stdout.strip().splitlines()[-1]),
+    part: dict[str, Any] = {
         "seconds": round(time.perf_counter() - started, 1),
         "load_average": {"before": before, "after": os.getloadavg()},
     }
+    lines = done.stdout.strip().splitlines()
+    if done.returncode != 0 or not lines:
+        part["error"] = f"exit {done.returncode}: {done.stderr[-2000:]}"
+    else:
+        part["output"] = json.loads(lines[-1])
+    return part
 
 
 # -- the targets of the performance issue, each from the parts' figures --------------------
@@ -203,8 +206,9 @@ def render(result: Parts, rows: list[dict[str, Any]]) -> str:
     lines = ["parts (wall s, load average before -> after):"]
     for name, part in result.items():
         load = part["load_average"]
+        failed = f"   FAILED: {part['error'].splitlines()[-1]}" if "error" in part else ""
         lines.append(f"  {name:<13} {part['seconds']:>6.1f} s   {load['before'][0]:.2f} ->"
-                     f" {load['after'][0]:.2f}")  # fmt: skip
+                     f" {load['after'][0]:.2f}{failed}")  # fmt: skip
     width = max(len(r["figure"]) for r in rows)
     lines.append("")
     lines.append(f"{'figure':<{width}}  {'target':<12} {'measured':>12}  met")
