@@ -292,7 +292,7 @@ async def _cluster_page(
     """A page of the cluster's index; a room not indexed yet (just created) is
     summarised here: live on this node, or from its log, with its owner."""
     page, after = await cluster.index.page(cursor, limit)
-    out = []
+    out, made = [], {}
     for room_id, summary in page:
         if summary is None:
             room = services.rooms.live.get(room_id)
@@ -303,7 +303,10 @@ async def _cluster_page(
                 if summary is None:
                     continue
                 summary["node"] = await cluster.owner_of(room_id)
+            made[room_id] = summary
         out.append(summary)
+    with contextlib.suppress(StoreError):  # best effort: the next listing makes them again
+        await cluster.index.fill(made)
     return out, after
 
 

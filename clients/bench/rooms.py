@@ -4,7 +4,9 @@
 
 Per store: ``--rooms`` rooms are written straight into a fresh store (each a
 ``created`` Rollie record, concurrently so SQLite's group commit takes them in
-batches) with their lobby summaries in the store's summary index, as a node keeps it;
+batches) with their lobby summaries where a node keeps them (SQLite: the store's
+summary index; Redis: the cluster's index, :mod:`server.cluster.index`, which every
+node of a Redis store lists from);
 then a server process starts on that store (the rooms are not in its memory) and this
 process asks it for pages over HTTP: ``?cursor=C&limit=L`` at the newest rooms, the
 middle and the end of the list, with ``limit`` 100 and 500 (the most one page holds),
@@ -25,12 +27,14 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import redis.asyncio as aioredis
 
 from clients.bench.proc import start_redis, start_server, stop_process
 from clients.bench.report import percentile
 from engine.core import get_game
+from server.cluster.index import Index
 from server.records import created_record, start, to_plain
-from server.store.url import open_store
+from server.store.url import is_redis, open_store, redis_parts
 from server.views import room_summary
 
 LIMITS = (100, 500)
@@ -50,7 +54,17 @@ async def fill(store_url: str, rooms: int) -> None:
                 summaries[room_id] = room_summary(start(room_id, created))
                 batch.append(store.append(room_id, [to_plain(created)], 0))
             await asyncio.gather(*batch)
-        await store.save_summaries(summaries)
+        if is_redis(store_url):
+            url, prefix = redis_parts(store_url)
+            client = aioredis.Redis.from_url(url)
+            try:
+                await Index(client, prefix).put(
+                    {r: {**s, "node": None} for r, s in summaries.items()}
+                )
+            finally:
+                await client.aclose()
+        else:
+            await store.save_summaries(summaries)
     finally:
         await store.close()
 

@@ -8,8 +8,9 @@
 
 ``GET /api/rooms`` pages through the sorted set newest first and reads the
 summaries in one HMGET. A room the append script has added but whose owner has not
-indexed it yet (the moments between its first record and its first summary) is
-summarised from its log by the node that lists it.
+indexed it yet (the moments between its first record and its first summary, or for
+good if its creator died in between) is summarised from its log by the node that
+lists it, which fills the gap in the index (HSETNX: an owner's summary always wins).
 """
 
 from __future__ import annotations
@@ -38,6 +39,20 @@ class Index:
         mapping: dict[Any, Any] = {r: json.dumps(s, sort_keys=True) for r, s in summaries.items()}
         try:
             await self.client.hset(self.key, mapping=mapping)
+        except RedisError as exc:
+            raise StoreUnavailable(f"redis unavailable: {exc}") from exc
+
+    async def fill(self, summaries: dict[str, dict[str, Any]]) -> None:
+        """Store these summaries where the index has none (HSETNX each): a node that
+        summarised an unindexed room from its log keeps the next listing from doing it
+        again, and never overwrites what an owner wrote."""
+        if not summaries:
+            return
+        try:
+            async with self.client.pipeline(transaction=False) as pipe:
+                for room, summary in summaries.items():
+                    pipe.hsetnx(self.key, room, json.dumps(summary, sort_keys=True))
+                await pipe.execute()
         except RedisError as exc:
             raise StoreUnavailable(f"redis unavailable: {exc}") from exc
 
