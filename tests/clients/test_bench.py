@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -154,3 +155,25 @@ def test_idle_bench_opens_every_connection(
     assert summary["memory"]["presence_frames_received"] > 0
     for key in ("ping_ms_without", "ping_ms_with"):
         assert 0 < summary["memory"][key]["p50"] <= summary["memory"][key]["p99"]
+
+
+def test_bench_all_reads_every_target_from_its_parts() -> None:
+    """``rollhouse bench-all``'s table finds every figure in what its parts print (the
+    parts' JSON of one real run, cut to the fields the table reads), and a part that
+    failed shows as failed, not as a figure."""
+    from clients.bench import suite
+
+    parts = json.loads((Path(__file__).parent / "data" / "bench_all_parts.json").read_text())
+    assert set(parts) == {name for name, _ in suite.parts(10)}
+    rows = suite.table(parts)
+    assert len(rows) == len(suite.targets())
+    assert not [r for r in rows if str(r["measured"]).startswith("(")], rows
+    assert {r["figure"]: r["met"] for r in rows}["idle: KiB per connection (10,000)"] is True
+    text = suite.render(parts, rows)
+    assert "Rollie commands per server CPU s / bare, memory" in text
+    broken = {**parts, "resume": {**parts["resume"], "error": "exit 1: boom"}}
+    del broken["resume"]["output"]
+    rows = suite.table(broken)
+    resumed = [r for r in rows if r["figure"].startswith("resume p99 ms, 20 rooms flat out")]
+    assert resumed and all(r["met"] is False and r["measured"] == "(KeyError)" for r in resumed)
+    assert "FAILED: exit 1: boom" in suite.render(broken, rows)
