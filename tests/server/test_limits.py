@@ -166,7 +166,10 @@ async def test_resync_requests_are_limited(tmp_path: Path) -> None:
 
 async def test_refusals_are_limited_then_the_socket_closes(tmp_path: Path) -> None:
     """A client that keeps sending bad frames is closed with room/rate_limited."""
-    with node(tmp_path, refusals_burst=5) as server:
+    # the bucket refills at the message rate: at 1/s a busy machine's slow handling of
+    # the 20 frames (once spread over more than the 0.5 s that 30/s refills 15 in) cannot
+    # earn them back
+    with node(tmp_path, refusals_burst=5, rate=1) as server:
         async with websockets.connect(server.ws_url, subprotocols=[JSON]) as ws:  # type: ignore[list-item]
             for _ in range(20):
                 with contextlib.suppress(websockets.exceptions.ConnectionClosed):
