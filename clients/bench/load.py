@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import tempfile
@@ -33,7 +34,7 @@ from typing import Any
 import httpx
 import websockets
 
-from clients.bench.proc import start_redis, start_server, stop_process
+from clients.bench.proc import start_server, stop_process, store_url
 from clients.bench.report import percentile
 
 JSON = "rollhouse.v1.json"
@@ -114,15 +115,13 @@ def _metric(text: str, name: str) -> float | None:
 
 
 def run_store(store: str, seats: int, every: int, workdir: Path) -> dict[str, Any]:
-    workdir.mkdir(parents=True, exist_ok=True)
-    redis_proc = None
-    if store == "redis":
-        url, redis_proc = start_redis(workdir)
-    else:
-        url = "sqlite:///load.db"
+    if store == "memory":
+        raise SystemExit("a load needs a store that outlives the server: sqlite, redis")
     env = {"ROLLHOUSE_SNAPSHOT_EVERY": str(every), "ROLLHOUSE_RATE": "100000"}
     env_before = {name: os.environ.get(name) for name in env}
-    try:
+    with contextlib.ExitStack() as stack:
+        url = stack.enter_context(store_url(store, workdir, "load.db"))
+        stack.callback(_restore, env_before)
         os.environ.update(env)  # the server processes inherit them
         port, proc = start_server(url, workdir)
         try:
@@ -134,15 +133,15 @@ def run_store(store: str, seats: int, every: int, workdir: Path) -> dict[str, An
             figures = asyncio.run(measure_load(f"http://127.0.0.1:{port}", room))
         finally:
             stop_process(proc)
-    finally:
-        for name, value in env_before.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
-        if redis_proc is not None:
-            stop_process(redis_proc, 5.0)
     return {"store": store, "snapshot_every": every, "records": seq, **figures}
+
+
+def _restore(env: dict[str, str | None]) -> None:
+    for name, value in env.items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
 
 
 def main() -> None:

@@ -14,7 +14,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -137,6 +137,25 @@ def start_redis(workdir: Path) -> tuple[str, subprocess.Popen[bytes]]:
         stop_process(proc)
         raise
     return f"redis://127.0.0.1:{port}/0", proc
+
+
+@contextlib.contextmanager
+def store_url(store: str, workdir: Path, sqlite_name: str = "bench.db") -> Iterator[str]:
+    """The URL of a fresh ``store`` for one run (``memory``, ``sqlite``: a file in
+    ``workdir``, ``redis``: a private redis-server, stopped on exit)."""
+    workdir.mkdir(parents=True, exist_ok=True)
+    if store == "memory":
+        yield "memory://"
+    elif store == "sqlite":
+        yield f"sqlite:///{workdir / sqlite_name}"
+    elif store == "redis":
+        url, proc = start_redis(workdir)
+        try:
+            yield url
+        finally:
+            stop_process(proc, 5.0)
+    else:
+        raise SystemExit(f"unknown store {store!r} (memory, sqlite or redis)")
 
 
 def rss_kib(pid: int) -> int:

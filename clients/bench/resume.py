@@ -35,7 +35,7 @@ from typing import Any
 import httpx
 import websockets
 
-from clients.bench.proc import start_redis, start_server, stop_process
+from clients.bench.proc import start_server, stop_process, store_url
 from clients.bench.report import percentile
 from clients.bench.run import Plan, read_phase, start_workers, tell
 from protocol.codec import MSGPACK, MSGPACK_SUBPROTOCOL
@@ -125,30 +125,24 @@ async def resume_loop(base: str, resumes: int) -> list[dict[str, Any]]:
 def run_store(
     store: str, rooms: int, resumes: int, rate: float | None, workdir: Path
 ) -> dict[str, Any]:
-    workdir.mkdir(parents=True, exist_ok=True)
-    redis_proc = None
-    url = {"memory": "memory://", "sqlite": "sqlite:///resume.db"}.get(store, "")
-    if store == "redis":
-        url, redis_proc = start_redis(workdir)
-    port, server = start_server(url, workdir)
-    base = f"http://127.0.0.1:{port}"
-    plan = Plan("game", base, rooms, 300.0, None, "msgpack", 1, workdir, rate=rate)
-    workers = start_workers(plan)
-    try:
-        for proc in workers:
-            read_phase(proc, "rooms")
-        tell(workers, "connect")
-        for proc in workers:
-            read_phase(proc, "connected")
-        tell(workers, "go")
-        time.sleep(1.0)  # the rooms are under way
-        figures = asyncio.run(resume_loop(base, resumes))
-    finally:
-        for proc in workers:
-            stop_process(proc)
-        stop_process(server)
-        if redis_proc is not None:
-            stop_process(redis_proc, 5.0)
+    with store_url(store, workdir, "resume.db") as url:
+        port, server = start_server(url, workdir)
+        base = f"http://127.0.0.1:{port}"
+        plan = Plan("game", base, rooms, 300.0, None, "msgpack", 1, workdir, rate=rate)
+        workers = start_workers(plan)
+        try:
+            for proc in workers:
+                read_phase(proc, "rooms")
+            tell(workers, "connect")
+            for proc in workers:
+                read_phase(proc, "connected")
+            tell(workers, "go")
+            time.sleep(1.0)  # the rooms are under way
+            figures = asyncio.run(resume_loop(base, resumes))
+        finally:
+            for proc in workers:
+                stop_process(proc)
+            stop_process(server)
     times = [f["ms"] for f in figures]
     resumed = [f for f in figures if f["resumed"]]
     worst = round(max(times), 2) if times else None

@@ -29,7 +29,7 @@ from typing import Any
 import httpx
 import redis.asyncio as aioredis
 
-from clients.bench.proc import start_redis, start_server, stop_process
+from clients.bench.proc import start_server, stop_process, store_url
 from clients.bench.report import percentile
 from engine.core import get_game
 from server.cluster.index import Index
@@ -90,15 +90,9 @@ async def pages(base_url: str, rooms: int, repeat: int) -> list[dict[str, Any]]:
 
 
 def run_store(store: str, rooms: int, repeat: int, workdir: Path) -> dict[str, Any]:
-    workdir.mkdir(parents=True, exist_ok=True)
-    redis_proc = None
-    if store == "redis":
-        url, redis_proc = start_redis(workdir)
-    elif store == "sqlite":
-        url = f"sqlite:///{workdir / 'rooms.db'}"
-    else:
-        raise SystemExit(f"unknown store {store!r} (sqlite or redis: memory:// forgets)")
-    try:
+    if store == "memory":
+        raise SystemExit("the room list needs a store that outlives its filling: sqlite, redis")
+    with store_url(store, workdir, "rooms.db") as url:
         started = time.perf_counter()
         asyncio.run(fill(url, rooms))
         filled = time.perf_counter() - started
@@ -107,9 +101,6 @@ def run_store(store: str, rooms: int, repeat: int, workdir: Path) -> dict[str, A
             rows = asyncio.run(pages(f"http://127.0.0.1:{port}", rooms, repeat))
         finally:
             stop_process(server)
-    finally:
-        if redis_proc is not None:
-            stop_process(redis_proc)
     return {"store": store, "rooms": rooms, "fill_seconds": round(filled, 1), "pages": rows}
 
 
