@@ -34,7 +34,6 @@ import itertools
 import logging
 import math
 from collections import deque
-from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -79,6 +78,7 @@ from server.core_io import (
     WriteDone,
     WriteFailed,
 )
+from server.core_parts import Done, Failed
 from server.core_time import Clockwork
 from server.records import (
     Record,
@@ -152,10 +152,6 @@ class PeerInfo:
     seat: int | None
     role: str
     codec: str
-
-
-Done = Callable[[float, frozenset[PeerId]], None]
-Failed = Callable[[float], None]
 
 
 @attrs.frozen

@@ -20,11 +20,12 @@ from engine.errors import Rejection
 from protocol import errors as codes
 from protocol.messages import Ack, Reject, ServerMessage
 from server.answers import Answer, Answers
-from server.core_io import CommandIn, Count, Output, PeerId
+from server.core_io import CommandIn, Count, PeerId
+from server.core_parts import CorePart
 from server.records import Record, RoomModel, body_digest, evolve, played_records
 
 if TYPE_CHECKING:
-    from server.core import Done, Failed, PeerInfo, Pending
+    from server.core import PeerInfo, Pending
 
 
 @attrs.frozen
@@ -40,26 +41,15 @@ class _Accepted:
     """The seq of its last record (set once its place in the run is known)."""
 
 
-class Deciding:
+class Deciding(CorePart):
     """What the room does with its players' commands."""
 
-    model: RoomModel
     answers: Answers
     peers: dict[PeerId, PeerInfo]
     pending: Pending | None
     deferred: deque[CommandIn]
-    _out: list[Output]
 
     if TYPE_CHECKING:
-
-        def _append(
-            self,
-            records: tuple[Record, ...],
-            names: tuple[str, ...] = (),
-            done: Done = ...,
-            failed: Failed | None = None,
-            model: RoomModel | None = None,
-        ) -> None: ...
 
         def _save_reply(self, peer: PeerId, seat: int, answer: Answer) -> None: ...
 

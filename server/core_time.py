@@ -23,14 +23,10 @@ from typing import TYPE_CHECKING, Any
 from engine.core import SearchBot, turn_order
 from engine.data import to_data
 from engine.errors import Rejection
-from server.core_io import Arm, BotThought, Disarm, Output, PeerId, Think
-from server.records import Left, Record, Returned, RoomModel, TakenOver, Unseated, played_records
+from server.core_io import Arm, BotThought, Disarm, PeerId, Think
+from server.core_parts import CorePart, Done
+from server.records import Left, Record, Returned, TakenOver, Unseated, played_records
 from server.views import Views
-
-if TYPE_CHECKING:
-    from collections.abc import Callable
-
-    Done = Callable[[float, frozenset[PeerId]], None]
 
 log = logging.getLogger("rollhouse.room")
 
@@ -38,10 +34,9 @@ EARLY = 0.002
 """A timer counts as due this long before its time (the shell's timers are not exact)."""
 
 
-class Clockwork:
+class Clockwork(CorePart):
     """What time alone makes a room do."""
 
-    model: RoomModel
     views: Views
     seated: dict[int, PeerId]
     backoff_until: float
@@ -51,17 +46,8 @@ class Clockwork:
     left_at: dict[int, float]
     unconfirmed: set[int]
     stuck: set[tuple[int, int]]
-    _out: list[Output]
 
     if TYPE_CHECKING:
-
-        def _append(
-            self,
-            records: tuple[Record, ...],
-            names: tuple[str, ...] = (),
-            done: Done = ...,
-            failed: Callable[[float], None] | None = None,
-        ) -> None: ...
 
         def _presence(self, now: float, seats: bool = True) -> None: ...
 
