@@ -177,3 +177,18 @@ def test_bench_all_reads_every_target_from_its_parts() -> None:
     resumed = [r for r in rows if r["figure"].startswith("resume p99 ms, 20 rooms flat out")]
     assert resumed and all(r["met"] is False and r["measured"] == "(KeyError)" for r in resumed)
     assert "FAILED: exit 1: boom" in suite.render(broken, rows)
+
+
+def test_core_bench_plays_every_game(capsys: pytest.CaptureFixture[str]) -> None:
+    """``python -m clients.bench.core``: whole games of each through the room core, alone
+    and with every awaited seat's command in one batch, every stage timed."""
+    from clients.bench import core
+
+    for extra in ([], ["--together"]):
+        assert core.main(["--plays", "1", "--repeat", "1", "--json", *extra]) == 0
+        rows = json.loads(capsys.readouterr().out)["games"]
+        assert [r["game"] for r in rows] == ["rollie", "roll-player", "roll-builder"]
+        for row in rows:
+            assert row["commands"] > 30 and row["together"] == bool(extra)
+            stages = row["decide_us"] + row["fold_us"] + row["shell_us"]
+            assert row["us_per_command"] == pytest.approx(stages, abs=0.5)
