@@ -36,14 +36,24 @@ OPS = ("replace", "add", "remove")
 # -- diff ---------------------------------------------------------------------------------------
 
 
-def diff(old: Any, new: Any) -> list[Op]:
-    """The ops that turn plain-data ``old`` into ``new`` (``[]`` when strictly equal)."""
+def diff(old: Any, new: Any, prefix: Sequence[str | int] = ()) -> list[Op]:
+    """The ops that turn plain-data ``old`` into ``new`` (``[]`` when strictly equal).
+
+    ``prefix`` is put in front of every op's path: the ops that turn ``view[key]`` of one
+    view into that of another are ``diff(a[key], b[key], [key])``."""
     ops: list[Op] = []
-    _diff(old, new, [], ops)
+    _diff(old, new, list(prefix), ops)
     return ops
 
 
 _SCALARS = (str, int, bool, type(None))
+_LEAVES = frozenset(_SCALARS)
+"""Types compared by ``==`` where they meet their own type (floats are not: ``-0.0``)."""
+_ABSENT = object()
+
+# The walk keeps one path list, pushing and popping a step around each child it goes
+# into, and copies it only into the ops it makes: most of a view is the same object on
+# both sides (``is``) or an equal leaf, and neither costs a path.
 
 
 def _diff(old: Any, new: Any, path: Path, ops: list[Op]) -> None:
@@ -57,27 +67,38 @@ def _diff(old: Any, new: Any, path: Path, ops: list[Op]) -> None:
         if kind is list:
             _diff_lists(old, new, path, ops)
             return
-        if kind in _SCALARS:
+        if kind in _LEAVES:
             if old != new:
-                ops.append({"op": "replace", "path": path, "value": new})
+                ops.append({"op": "replace", "path": path[:], "value": new})
             return
     if isinstance(old, Mapping) and isinstance(new, Mapping):
         _diff_maps(old, new, path, ops)
     elif _is_list(old) and _is_list(new):
         _diff_lists(old, new, path, ops)
     elif not same(old, new):
-        ops.append({"op": "replace", "path": path, "value": new})
+        ops.append({"op": "replace", "path": path[:], "value": new})
 
 
 def _diff_maps(old: Mapping[str, Any], new: Mapping[str, Any], path: Path, ops: list[Op]) -> None:
-    for key in old:
-        if key not in new:
-            ops.append({"op": "remove", "path": [*path, key]})
+    if old.keys() != new.keys():
+        for key in old:
+            if key not in new:
+                ops.append({"op": "remove", "path": [*path, key]})
     for key, value in new.items():
-        if key in old:
-            _diff(old[key], value, [*path, key], ops)
-        else:
+        was = old.get(key, _ABSENT)
+        if was is value:
+            continue
+        if was is _ABSENT:
             ops.append({"op": "add", "path": [*path, key], "value": value})
+            continue
+        kind = type(value)
+        if kind is type(was) and kind in _LEAVES:
+            if was != value:
+                ops.append({"op": "replace", "path": [*path, key], "value": value})
+            continue
+        path.append(key)
+        _diff(was, value, path, ops)
+        path.pop()
 
 
 def _diff_lists(old: Sequence[Any], new: Sequence[Any], path: Path, ops: list[Op]) -> None:
@@ -86,10 +107,20 @@ def _diff_lists(old: Sequence[Any], new: Sequence[Any], path: Path, ops: list[Op
         _many(abs(len(new) - len(old)), common)
         or not all(same(old[i], new[i]) for i in range(common))
     ):
-        ops.append({"op": "replace", "path": path, "value": new})
+        ops.append({"op": "replace", "path": path[:], "value": new})
         return
     for i in range(common):
-        _diff(old[i], new[i], [*path, i], ops)
+        was, value = old[i], new[i]
+        if was is value:
+            continue
+        kind = type(value)
+        if kind is type(was) and kind in _LEAVES:
+            if was != value:
+                ops.append({"op": "replace", "path": [*path, i], "value": value})
+            continue
+        path.append(i)
+        _diff(was, value, path, ops)
+        path.pop()
     for i in range(common, len(new)):
         ops.append({"op": "add", "path": [*path, i], "value": new[i]})
     for i in range(len(old) - 1, common - 1, -1):
