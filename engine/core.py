@@ -17,6 +17,10 @@ A game is a *decider* (see ``../ARCHITECTURE``):
 * optionally ``turn_order(state)``: every seat, the player whose turn it is first, then
   clockwise; decisions that fall due together (clock timeouts) are applied in this
   order. Without it, seat order (see :func:`turn_order`).
+* optionally ``legal_inputs(state, seat) -> tuple``: the parts of the state that
+  ``legal_commands(state, seat)`` reads (compared by identity, like :mod:`engine.memo`'s
+  inputs): a host keeps a seat's legal commands while every one of them is the same
+  object, and computes them again otherwise.
 * ``legal_commands(state, seat)``, ``awaiting(state)`` (seats whose clock runs),
   ``timeout_command(state, seat)`` (what a seat's clock runs out into),
   ``is_over(state)`` and ``result(state)``.

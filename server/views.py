@@ -17,6 +17,7 @@ definition they must equal.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from operator import is_
 from typing import Any
 
 from engine.data import to_data
@@ -92,8 +93,8 @@ def reference_view(model: RoomModel, viewer: Viewer) -> dict[str, Any]:
     return out
 
 
-def _under(key: str, ops: list[Op]) -> list[Op]:
-    return [{**op, "path": [key, *op["path"]]} for op in ops]
+GAME, ROOM, YOU = ("game",), ("room",), ("you",)
+"""The path prefixes of a view's three parts."""
 
 
 class Views:
@@ -106,6 +107,10 @@ class Views:
         self.memos: dict[Viewer, Memo] = {
             v: Memo() for v in self.viewers[: 1 if self.public else None]
         }
+        self.legal_inputs = getattr(model.game, "legal_inputs", None)
+        """The game's ``legal_inputs(state, seat)``, if it has one (engine.core)."""
+        self.inputs: dict[int, tuple[Any, ...]] = {}
+        """What each seat's legal commands were computed from, when the game says."""
         self.room = room_part(model, self.memos[None])
         self.game = self._game_views()
         self.commands: dict[int, list[Any]] = {}
@@ -121,8 +126,21 @@ class Views:
         return {viewer: game.view(state, viewer, self.memos[viewer]) for viewer in self.viewers}
 
     def _you(self, seat: int) -> dict[str, Any]:
-        """``seat``'s ``you`` part now: the same object while its legal commands stay."""
-        commands = legal_commands(self.model, seat)
+        """``seat``'s ``you`` part now: the same object while its legal commands stay.
+
+        A game with ``legal_inputs`` has them computed again only when one of the state
+        parts they come from is not the same object as last time."""
+        model = self.model
+        if self.legal_inputs is not None and seat in self.you:
+            inputs = (model.started, model.is_over, *self.legal_inputs(model.state, seat))
+            before = self.inputs[seat]
+            if len(before) == len(inputs) and all(map(is_, before, inputs)):
+                return self.you[seat]
+            self.inputs[seat] = inputs
+        elif self.legal_inputs is not None:
+            self.inputs[seat] = (model.started, model.is_over,
+                                 *self.legal_inputs(model.state, seat))  # fmt: skip
+        commands = legal_commands(model, seat)
         if seat not in self.you or commands != self.commands[seat]:
             self.commands[seat] = commands
             self.you[seat] = {"seat": seat, "legal": _as_sent(commands)}
@@ -138,20 +156,21 @@ class Views:
     def advance(self, model: RoomModel) -> dict[Viewer, list[Op]]:
         """Bring every part up to ``model``; the ops each viewer needs to follow."""
         self.model = model
-        room = room_part(self.model, self.memos[None])
-        room_ops = _under("room", diff(self.room, room))
+        room = room_part(model, self.memos[None])
+        room_ops = diff(self.room, room, ROOM)
         self.room = room
         game = self._game_views()
         if self.public:
-            shared = _under("game", diff(self.game[None], game[None]))
-            game_ops = dict.fromkeys(self.viewers, shared)
+            shared = diff(self.game[None], game[None], GAME) + room_ops
+            ops: dict[Viewer, list[Op]] = {None: shared}
         else:
-            game_ops = {v: _under("game", diff(self.game[v], game[v])) for v in self.viewers}
+            ops = {v: diff(self.game[v], game[v], GAME) + room_ops for v in self.viewers}
         self.game = game
-        ops: dict[Viewer, list[Op]] = {None: game_ops[None] + room_ops}
-        for seat in range(self.model.seats):
+        for seat in range(model.seats):
             before = self.you[seat]
-            ops[seat] = game_ops[seat] + room_ops + _under("you", diff(before, self._you(seat)))
+            after = self._you(seat)
+            seen = ops[None] if self.public else ops[seat]
+            ops[seat] = seen if after is before else seen + diff(before, after, YOU)
         return ops
 
 

@@ -97,6 +97,11 @@ class RollBuilder:
         """Every command ``seat`` may send now."""
         return list(_legal(state, seat))
 
+    def legal_inputs(self, state: State, seat: int) -> tuple[Any, ...]:
+        """What ``seat``'s legal commands are made from: its own sheet, the shared dice and
+        the turn and event (another seat's move never changes them)."""
+        return (state.players[seat], state.dice, state.turn, state.event, state.over)
+
     def awaiting(self, state: State) -> frozenset[int]:
         """Seats not done with the turn."""
         return _awaiting(state)
