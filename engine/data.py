@@ -42,16 +42,17 @@ def _hints(cls: type) -> dict[str, Any]:
 
 def to_data(value: Any) -> Any:
     """Convert an attrs value (or a container of them) to plain data."""
+    kind = type(value)
+    if kind in _PLAIN:
+        return value
+    dump = _DUMPERS.get(kind)
+    if dump is not None:
+        return dump(value)
     if value is None or isinstance(value, bool | int | str):
         return value
-    if attrs.has(type(value)):
-        out: dict[str, Any] = {}
-        tag = getattr(type(value), "TYPE", None)
-        if tag is not None:
-            out["type"] = tag
-        for field in attrs.fields(type(value)):
-            out[field.name] = to_data(getattr(value, field.name))
-        return out
+    if attrs.has(kind):
+        dump = _DUMPERS[kind] = _compile_dumper(kind)
+        return dump(value)
     if isinstance(value, tuple | list):
         return [to_data(v) for v in value]
     if isinstance(value, frozenset | set):
@@ -59,6 +60,29 @@ def to_data(value: Any) -> Any:
     if isinstance(value, Mapping):
         return {str(k): to_data(v) for k, v in value.items()}
     raise TypeError(f"cannot convert {type(value).__name__} to plain data")
+
+
+_PLAIN = frozenset({int, str, bool, type(None)})
+_DUMPERS: dict[type, typing.Callable[[Any], dict[str, Any]]] = {}
+"""One compiled ``to_data`` per attrs class (see :func:`_compile_dumper`)."""
+
+
+def _compile_dumper(cls: type) -> typing.Callable[[Any], dict[str, Any]]:
+    """``to_data`` for instances of ``cls``: the tag, then each field by name, a plain
+    field as it is and any other through :func:`to_data` (one generated function, no
+    loop over the fields and no lookups per call)."""
+    names = [f.name for f in attrs.fields(cls)]
+    tag = getattr(cls, "TYPE", None)
+    lines = ["def dump(value):"]
+    items = [] if tag is None else ["'type': tag"]
+    for i, name in enumerate(names):
+        lines.append(f"    v{i} = value.{name}")
+        lines.append(f"    if type(v{i}) not in plain: v{i} = convert(v{i})")
+        items.append(f"{name!r}: v{i}")
+    lines.append("    return {" + ", ".join(items) + "}")
+    scope: dict[str, Any] = {"tag": tag, "plain": _PLAIN, "convert": to_data}
+    exec("\n".join(lines), scope)  # generated from the class's own field names
+    return typing.cast(typing.Callable[[Any], dict[str, Any]], scope["dump"])
 
 
 def from_data(cls: type[T], data: Any, where: str = "") -> T:
