@@ -37,10 +37,9 @@ from collections import deque
 from typing import Any
 
 import attrs
-import msgpack
 
 from protocol import errors as codes
-from protocol.codec import codec_for
+from protocol.codec import MSGPACK, OpPieces, codec_for
 from protocol.messages import (
     Patch,
     Presence,
@@ -49,6 +48,7 @@ from protocol.messages import (
     Snapshot,
     Welcome,
 )
+from protocol.patch import Op
 from server.answers import Answer, Answers, reply_to_plain
 from server.core_commands import Deciding
 from server.core_io import (
@@ -94,9 +94,9 @@ from server.views import Viewer, Views
 
 log = logging.getLogger("rollhouse.room")
 
-_measure = msgpack.Packer(use_bin_type=True).pack
-"""An op's msgpack encoding, for the patch history's byte bound (one shared Packer:
-``msgpack.packb`` builds one per call, several times the cost for ops this small)."""
+_measure = MSGPACK.encode_data
+"""An op's msgpack encoding: its size counts against the patch history's byte bound,
+and the shell sends the same bytes to msgpack peers (:attr:`Send.pieces`)."""
 
 
 @attrs.frozen
@@ -346,19 +346,32 @@ class RoomCore(Clockwork, Deciding):
         self.model = model
         if self.stuck:  # a refused timeout or bot move is tried again once the room moves
             self.stuck.clear()
-        sizes: dict[int, int] = {}  # viewers share op objects: each measured once
+        # Viewers share op objects, and often a whole list of ops (a public view whose
+        # ``you`` did not move): each op is encoded once (its msgpack size bounds the
+        # history, and the shell sends those bytes), each list is one patch, and the
+        # viewers of one patch get one Send (one encoding per codec).
+        pieces: OpPieces = {}
+        patches: dict[int, tuple[list[Op], Patch, int, list[PeerId]]] = {}
         for viewer, ops in self.views.advance(model).items():
-            patch = Patch(first, model.seq, tuple(ops), names)
-            size = 0
-            for op in ops:
-                op_size = sizes.get(id(op))
-                if op_size is None:
-                    op_size = sizes[id(op)] = len(_measure(op))
-                size += op_size
-            self.history[viewer].append(patch, size)
-            peers = self._viewer_peers(viewer)
+            known = patches.get(id(ops))
+            if known is None:
+                size = 0
+                for op in ops:
+                    hit = pieces.get(id(op))
+                    if hit is None:
+                        hit = pieces[id(op)] = (op, _measure(op))
+                    size += len(hit[1])
+                known = patches[id(ops)] = (
+                    ops,
+                    Patch(first, model.seq, tuple(ops), names),
+                    size,
+                    [],
+                )
+            self.history[viewer].append(known[1], known[2])
+            known[3].extend(self._viewer_peers(viewer))
+        for _, patch, _, peers in patches.values():
             if peers:
-                self._send(peers, patch)
+                self._out.append(Send(tuple(peers), patch, pieces))
         every = self.settings.snapshot_every
         if every and model.seq - self.snapshot_seq >= every:
             self.snapshot_seq = model.seq

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from server.core import PeerInfo, Pending
 
 
-@attrs.frozen
+@attrs.define
 class _Accepted:
     """A command decided on the state before it, with the records it appends."""
 
@@ -88,7 +88,8 @@ class Deciding(CorePart):
             if isinstance(decision, _Accepted):
                 for record in decision.records:
                     model = evolve(model, model.seq + 1, record)
-                run.append(attrs.evolve(decision, seq=model.seq))
+                decision.seq = model.seq
+                run.append(decision)
                 continue
             if run:
                 self.deferred.extendleft(reversed(commands[i:]))

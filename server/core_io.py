@@ -13,6 +13,7 @@ from typing import Any
 
 import attrs
 
+from protocol.codec import OpPieces
 from protocol.messages import ServerMessage
 from server.records import Record
 
@@ -171,6 +172,9 @@ class Send:
 
     peers: tuple[PeerId, ...]
     message: ServerMessage
+    pieces: OpPieces | None = None
+    """For a patch: the msgpack encoding of its ops, by identity (the core measured
+    them), shared by every patch of the same change (see Codec.encode_patch)."""
 
 
 @attrs.frozen

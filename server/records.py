@@ -402,9 +402,9 @@ def played_records(
     command: Plain | None = None,
 ) -> list[Played]:
     """One record per game event; the last carries who acted, the command and why."""
-    records = [Played(to_data(e), at, value=e) for e in events]
-    if records and seat is not None:
-        records[-1] = attrs.evolve(
-            records[-1], seat=seat, cmd=cmd, body=body, by=by, command=command
-        )
+    if seat is None or not events:
+        return [Played(to_data(e), at, value=e) for e in events]
+    *before, last = events
+    records = [Played(to_data(e), at, value=e) for e in before]
+    records.append(Played(to_data(last), at, seat, cmd, body, by, command, value=last))
     return records

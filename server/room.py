@@ -27,7 +27,7 @@ from typing import Any, Protocol
 
 from engine.core import choose
 from protocol import errors as codes
-from protocol.codec import OpPieces, codec_for
+from protocol.codec import MSGPACK, OpPieces, codec_for
 from protocol.messages import Hello, Patch, Welcome
 from server.config import Settings
 from server.core import RoomCore
@@ -339,7 +339,10 @@ class Room:
             if frame is None:
                 if type(out.message) is Patch:  # every viewer's patch of a change shares ops
                     codec = codec_for(peer.codec_name)
-                    pieces = self._pieces.setdefault(peer.codec_name, {})
+                    if codec is MSGPACK and out.pieces is not None:
+                        pieces = out.pieces  # the core encoded them measuring them
+                    else:
+                        pieces = self._pieces.setdefault(peer.codec_name, {})
                     frame = codec.encode_patch(out.message, pieces)
                 else:
                     frame = peer.encode(out.message)

@@ -158,9 +158,15 @@ def pack(data: object) -> bytes:
             f"record data must be a dict, got {type(data).__name__}", code="store/bad_data"
         )
     try:
-        return msgpack.packb(data, use_bin_type=True)  # type: ignore[no-any-return]
+        return _PACK(data)  # type: ignore[no-any-return]
     except (TypeError, ValueError, OverflowError) as exc:
         raise StoreError(f"record data is not plain data: {exc}", code="store/bad_data") from exc
+
+
+_PACK = msgpack.Packer(use_bin_type=True).pack
+"""One shared packer (``msgpack.packb`` builds one, and its buffer, per call). Packing
+plain data runs no Python code, so a call is whole under the interpreter lock, and a
+failed one leaves the packer empty."""
 
 
 def pack_all(records: Sequence[dict[str, Any]]) -> list[bytes]:
