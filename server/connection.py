@@ -4,14 +4,17 @@ The handshake is checked before the upgrade: a browser Origin that is not allowe
 gets HTTP 403 (``room/origin_forbidden``), an address past its connection limit HTTP
 429 (``room/too_many_connections``); neither is upgraded.
 
+Until its ``hello`` has joined a room a connection reads frames through ASGI; then,
+on the server's own protocol, each frame is handed to :meth:`Connection.on_frame` as
+uvicorn parses it (:mod:`server.frames`: no queue, no task switch).
+
 The connection owns a bounded outbox drained by its own writer task (both made the
 first time a frame has to wait, so an idle connection holds neither); the room only
 ever calls :meth:`Connection.send_frames`, which never waits (the room hands over
 all of one input's frames for a peer at once: a player's patch and its ack). Frames go
 straight to the socket's transport, in one write, when nothing is queued before them
-and the transport is below its high-water mark (:class:`DirectWrite`: no task switch,
-no ASGI hops);
-otherwise it waits in the outbox, in order. When the outbox is full the client is
+and the transport is below its high-water mark (:class:`server.frames.DirectWrite`:
+no task switch, no ASGI hops); otherwise they wait in the outbox, in order. When the outbox is full the client is
 too slow: it gets close 4000 ``room/slow_consumer`` if the socket
 can still take it, and its TCP connection is ended either way within a second; it
 resumes on reconnect. Commands go into the room's mailbox without waiting for the
@@ -37,6 +40,7 @@ from server.cluster.relay import RemoteRoom
 from server.config import origin_allowed
 from server.core_io import PeerId
 from server.errors import RoomRefusal
+from server.frames import DirectWrite, protocol_of, take_frames
 from server.limits import TokenBucket, client_address
 from server.room import Room
 from server.services import Services
@@ -48,48 +52,6 @@ CLOSE_APP_ERROR = 4000
 _CLOSE = object()
 ABORT_AFTER = 1.0
 """Seconds a dropped connection gets to take its close frame before its TCP is cut."""
-
-
-class DirectWrite:
-    """Frames written straight to uvicorn's ``websockets-sansio`` protocol, when its
-    transport takes them without waiting (the same calls its ASGI ``send`` makes)."""
-
-    __slots__ = ("protocol",)
-
-    def __init__(self, protocol: Any) -> None:
-        self.protocol = protocol
-
-    @classmethod
-    def of(cls, ws: WebSocket) -> DirectWrite | None:
-        """The direct path for ``ws``, or None when the server is not one we know."""
-        protocol = getattr(getattr(ws, "_receive", None), "__self__", None)
-        needed = ("conn", "transport", "writable", "close_sent", "handshake_complete")
-        if protocol is None or not all(hasattr(protocol, name) for name in needed):
-            return None
-        if not hasattr(protocol.conn, "send_binary"):
-            return None
-        return cls(protocol)
-
-    def ready(self) -> bool:
-        """Open, past the handshake, and below the high-water mark."""
-        p = self.protocol
-        return (
-            p.handshake_complete
-            and not p.close_sent
-            and not getattr(p, "disconnected", False)
-            and p.writable.is_set()
-            and not p.transport.is_closing()
-        )
-
-    def write(self, frames: list[bytes | str]) -> None:
-        """Frame each and hand them to the transport in one write."""
-        conn = self.protocol.conn
-        for frame in frames:
-            if isinstance(frame, bytes):
-                conn.send_binary(frame)
-            else:
-                conn.send_text(frame.encode())
-        self.protocol.transport.write(b"".join(conn.data_to_send()))
 
 
 class Connection:
@@ -185,7 +147,7 @@ class Connection:
 
     def _abort(self) -> None:
         """Cut the TCP connection (a peer that stops reading never lets a close finish)."""
-        protocol = getattr(getattr(self.ws, "_receive", None), "__self__", None)
+        protocol = protocol_of(self.ws)
         transport = getattr(protocol, "transport", None)
         if transport is not None:
             transport.abort()
@@ -214,9 +176,14 @@ class Connection:
         self.send_frame(self.encode(Error(code, message, field, False)))
 
     async def serve(self) -> None:
-        """Read frames until the client leaves (``hello`` due within the hello timeout)."""
+        """Read frames until the client leaves (``hello`` due within the hello timeout).
+
+        Once joined, frames come to :meth:`on_frame` straight from the protocol when the
+        server runs :class:`server.frames.FrameProtocol`; this loop then only waits for
+        the disconnect."""
         timeout = self.services.settings.hello_timeout_seconds
-        while not self.closing:
+        taken = False
+        while not self.closing or taken:
             try:  # once in a room, no wait_for: its frame would stay on every idle socket
                 receive = self.ws.receive()
                 joined = self.room is not None
@@ -230,17 +197,41 @@ class Connection:
             frame = raw.get("bytes") if raw.get("bytes") is not None else raw.get("text")
             if frame is None:
                 continue
-            try:
-                message = self.codec.decode_client(frame)
-            except ProtocolError as exc:
-                if self._may_refuse():
-                    self.reply_error(exc.code, exc.message, exc.field)
+            message = self._read(frame)
+            if message is None:
                 continue
-            if not self.bucket.allow(time.monotonic()):
-                self.services.metrics.refused.inc(limit="messages")
-                self._refuse(message, codes.RATE_LIMITED, "too many messages; slow down")
-                continue
-            await self.dispatch(message)
+            if isinstance(message, Hello):
+                await self.hello(message)
+            else:
+                self.dispatch(message)
+            if self.room is not None and not taken and not self.closing:
+                taken = take_frames(self.ws, self.on_frame)
+
+    def on_frame(self, frame: bytes | str) -> None:
+        """One frame of a joined connection, as the protocol parsed it (never waits)."""
+        if self.closing:
+            return  # as a closing connection stops reading
+        message = self._read(frame)
+        if message is None:
+            return
+        if isinstance(message, Hello):
+            self.reply_error(codes.ALREADY_JOINED, "this connection has joined a room already")
+        else:
+            self.dispatch(message)
+
+    def _read(self, frame: bytes | str) -> Any:
+        """The message in ``frame``, or None when it was refused (malformed, over the rate)."""
+        try:
+            message = self.codec.decode_client(frame)
+        except ProtocolError as exc:
+            if self._may_refuse():
+                self.reply_error(exc.code, exc.message, exc.field)
+            return None
+        if not self.bucket.allow(time.monotonic()):
+            self.services.metrics.refused.inc(limit="messages")
+            self._refuse(message, codes.RATE_LIMITED, "too many messages; slow down")
+            return None
+        return message
 
     def _may_refuse(self) -> bool:
         """Refusals are limited too: a client that keeps earning them is closed."""
@@ -259,11 +250,10 @@ class Connection:
         else:
             self.reply_error(code, text, field)
 
-    async def dispatch(self, message: Any) -> None:
+    def dispatch(self, message: Any) -> None:
+        """Answer or pass on any message but a ``hello`` (:meth:`hello`)."""
         if isinstance(message, Ping):
             self.send_frame(self.encode(Pong(message.nonce, time.time())))
-        elif isinstance(message, Hello):
-            await self.hello(message)
         elif self.room is None or self.pid is None:
             self._refuse(message, codes.HELLO_REQUIRED, "send hello first")
         elif isinstance(message, Command):
@@ -314,7 +304,7 @@ def shed_handshake(ws: WebSocket) -> None:
     now; an idle connection is about 7 KiB lighter (docs/benchmarks.md). The attributes
     are uvicorn's and websockets' own: tests/server/test_handshake.py fails when they
     move."""
-    protocol = getattr(getattr(ws, "_receive", None), "__self__", None)
+    protocol = protocol_of(ws)
     if getattr(protocol, "handshake_complete", False):
         for name in ("request", "response"):
             message = getattr(protocol, name, None)

@@ -39,6 +39,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from server.app import create_app, drain, tune_gc
+    from server.frames import FrameProtocol
     from server.logs import setup_logging
 
     settings = Settings.from_env(
@@ -59,7 +60,6 @@ def run(args: argparse.Namespace) -> int:
         flush=True,
     )
     app = create_app(settings)
-    import uvicorn.protocols.websockets.websockets_sansio_impl  # loaded before the freeze
 
     class Server(uvicorn.Server):
         """Drains the node (a cluster: hand rooms over, move clients) before closing sockets."""
@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
         app,
         host=settings.host,
         port=settings.port,
-        ws="websockets-sansio",
+        ws=FrameProtocol,  # uvicorn's websockets-sansio, handing joined sockets' frames over
         ws_max_size=1 << 20,
         ws_per_message_deflate=False,
         loop="uvloop" if importlib.util.find_spec("uvloop") else "asyncio",

@@ -25,6 +25,7 @@ import uvicorn
 
 from server.app import create_app
 from server.config import Settings
+from server.frames import FrameProtocol
 
 
 def free_port() -> int:
@@ -58,7 +59,7 @@ async def serve(settings: Settings | None = None) -> AsyncIterator[LiveServer]:
     settings = attrs.evolve(settings, port=port)
     app = create_app(settings)
     config = uvicorn.Config(
-        app, host="127.0.0.1", port=port, ws="websockets-sansio", ws_max_size=1 << 20,
+        app, host="127.0.0.1", port=port, ws=FrameProtocol, ws_max_size=1 << 20,
         log_level="warning", lifespan="on",
     )  # fmt: skip
     server = uvicorn.Server(config)
