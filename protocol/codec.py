@@ -24,6 +24,7 @@ joined from the pieces, byte for byte what :meth:`Codec.encode` gives.
 from __future__ import annotations
 
 import json
+import typing
 from typing import Any, TypeVar
 
 import attrs
@@ -150,6 +151,14 @@ class MsgpackCodec(Codec):
 
     name = MSGPACK_SUBPROTOCOL
     binary = True
+
+    def encode(self, msg: Message) -> bytes:
+        """The binary frame for one message."""
+        return self.encode_data(to_wire(msg))
+
+    def encode_patch(self, patch: Patch, pieces: OpPieces) -> bytes:
+        """See :meth:`Codec.encode_patch`."""
+        return typing.cast(bytes, super().encode_patch(patch, pieces))
 
     def encode_data(self, plain: dict[str, Any]) -> bytes:
         """The msgpack bytes for a plain-data map."""

@@ -72,8 +72,9 @@ class Settings:
     patch_history: int = 512
     """Patches kept per viewer so a reconnecting client can be served the ones it missed."""
     patch_history_bytes: int = 65_536
-    """And at most this many bytes of their ops per viewer (a resume from before them,
-    or one whose patches outweigh a snapshot, gets the snapshot)."""
+    """And at most this many bytes of them per viewer, as the msgpack frames they were
+    sent as (a resume from before them, or one whose patches outweigh a snapshot, gets
+    the snapshot)."""
     max_rooms: int = 5_000
     """Live rooms in this node's memory; creating more is refused (429)."""
     max_body_bytes: int = 65_536

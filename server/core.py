@@ -39,7 +39,7 @@ from typing import Any
 import attrs
 
 from protocol import errors as codes
-from protocol.codec import MSGPACK, OpPieces, codec_for
+from protocol.codec import MSGPACK, OpPieces
 from protocol.messages import (
     Patch,
     Presence,
@@ -71,6 +71,7 @@ from server.core_io import (
     SaveReply,
     SaveSnapshot,
     Send,
+    SendFrames,
     Settle,
     Start,
     TailRead,
@@ -94,10 +95,6 @@ from server.views import Viewer, Views
 
 log = logging.getLogger("rollhouse.room")
 
-_measure = MSGPACK.encode_data
-"""An op's msgpack encoding: its size counts against the patch history's byte bound,
-and the shell sends the same bytes to msgpack peers (:attr:`Send.pieces`)."""
-
 
 @attrs.frozen
 class CoreSettings:
@@ -105,7 +102,7 @@ class CoreSettings:
 
     patch_history: int = 512
     patch_history_bytes: int = 65_536
-    """Also at most this many bytes of ops (their msgpack size) kept per viewer."""
+    """Also at most this many bytes of patches (their msgpack frames) kept per viewer."""
     replies_per_seat: int = 256
     retry_base: float = 0.1
     retry_cap: float = 5.0
@@ -119,31 +116,35 @@ class CoreSettings:
 
 
 class PatchHistory:
-    """A viewer's latest patches, for resumes: at most ``count`` of them holding at most
-    ``limit`` bytes of ops (msgpack); the oldest go first. Resuming from before them
-    gets a snapshot, as does any resume whose patches would outweigh the snapshot."""
+    """A viewer's latest patches, for resumes, as the msgpack frames sent for them: at
+    most ``count`` of them holding at most ``limit`` bytes; the oldest go first.
+    Resuming from before them gets a snapshot, as does any resume whose patches would
+    outweigh the snapshot. Frames are bytes: a finished room's history is nothing for
+    the garbage collector to walk."""
 
-    __slots__ = ("count", "limit", "patches", "size", "sizes")
+    __slots__ = ("count", "frames", "limit", "size", "starts")
 
     def __init__(self, count: int, limit: int) -> None:
         self.count, self.limit = count, limit
-        self.patches: deque[Patch] = deque()
-        self.sizes: deque[int] = deque()
+        self.starts: deque[int] = deque()
+        """Each kept patch's ``from``."""
+        self.frames: deque[bytes] = deque()
         self.size = 0
 
-    def append(self, patch: Patch, size: int) -> None:
-        self.patches.append(patch)
-        self.sizes.append(size)
-        self.size += size
-        while self.patches and (len(self.patches) > self.count or self.size > self.limit):
-            self.patches.popleft()
-            self.size -= self.sizes.popleft()
+    def append(self, start: int, frame: bytes) -> None:
+        """Keep the frame of a patch from ``start``."""
+        self.starts.append(start)
+        self.frames.append(frame)
+        self.size += len(frame)
+        while self.frames and (len(self.frames) > self.count or self.size > self.limit):
+            self.starts.popleft()
+            self.size -= len(self.frames.popleft())
 
-    def since(self, seq: int) -> list[Patch] | None:
-        """The patches from ``seq`` on, if the first of them is still here."""
-        for i, patch in enumerate(self.patches):
-            if patch.from_ == seq:
-                return list(itertools.islice(self.patches, i, None))
+    def since(self, seq: int) -> list[bytes] | None:
+        """The frames of the patches from ``seq`` on, if the first of them is still here."""
+        for i, start in enumerate(self.starts):
+            if start == seq:
+                return list(itertools.islice(self.frames, i, None))
         return None
 
 
@@ -347,31 +348,22 @@ class RoomCore(Clockwork, Deciding):
         if self.stuck:  # a refused timeout or bot move is tried again once the room moves
             self.stuck.clear()
         # Viewers share op objects, and often a whole list of ops (a public view whose
-        # ``you`` did not move): each op is encoded once (its msgpack size bounds the
-        # history, and the shell sends those bytes), each list is one patch, and the
-        # viewers of one patch get one Send (one encoding per codec).
+        # ``you`` did not move): each op is encoded once, each list is one patch and
+        # one msgpack frame (kept for resumes, sent to msgpack peers), and the viewers
+        # of one patch get one Send (one encoding per codec).
         pieces: OpPieces = {}
-        patches: dict[int, tuple[list[Op], Patch, int, list[PeerId]]] = {}
+        patches: dict[int, tuple[list[Op], Patch, bytes, list[PeerId]]] = {}
         for viewer, ops in self.views.advance(model).items():
             known = patches.get(id(ops))
             if known is None:
-                size = 0
-                for op in ops:
-                    hit = pieces.get(id(op))
-                    if hit is None:
-                        hit = pieces[id(op)] = (op, _measure(op))
-                    size += len(hit[1])
-                known = patches[id(ops)] = (
-                    ops,
-                    Patch(first, model.seq, tuple(ops), names),
-                    size,
-                    [],
-                )
-            self.history[viewer].append(known[1], known[2])
+                patch = Patch(first, model.seq, tuple(ops), names)
+                frame = MSGPACK.encode_patch(patch, pieces)
+                known = patches[id(ops)] = (ops, patch, frame, [])
+            self.history[viewer].append(first, known[2])
             known[3].extend(self._viewer_peers(viewer))
-        for _, patch, _, peers in patches.values():
+        for _, patch, frame, peers in patches.values():
             if peers:
-                self._out.append(Send(tuple(peers), patch, pieces))
+                self._out.append(Send(tuple(peers), patch, frame))
         every = self.settings.snapshot_every
         if every and model.seq - self.snapshot_seq >= every:
             self.snapshot_seq = model.seq
@@ -478,21 +470,21 @@ class RoomCore(Clockwork, Deciding):
         snapshot = Welcome(room, game, role, viewer, token, self.model.seq,
                            self.views.snapshot(viewer), now)  # fmt: skip
         missed = self._missed(viewer, last_seq)
-        if missed is not None and last_seq is not None:
-            resume: list[ServerMessage] = [
-                Welcome(room, game, role, viewer, token, last_seq, None, now),
-                *missed,
-            ]
-            codec = codec_for(info.codec)
-            if not missed or sum(len(codec.encode(m)) for m in resume) < len(
-                codec.encode(snapshot)
-            ):
-                for message in resume:
-                    self._send((peer,), message)
-                return
-        self._send((peer,), snapshot)
+        if missed is None or last_seq is None:
+            self._send((peer,), snapshot)
+            return
+        resume = Welcome(room, game, role, viewer, token, last_seq, None, now)
+        if not missed:
+            self._send((peer,), resume)
+            return
+        whole = MSGPACK.encode(snapshot)  # what the patches must beat (and, if not, sent)
+        if len(MSGPACK.encode(resume)) + sum(map(len, missed)) < len(whole):
+            self._send((peer,), resume)
+            self._out.append(SendFrames(peer, tuple(missed)))
+        else:
+            self._out.append(Send((peer,), snapshot, whole))
 
-    def _missed(self, viewer: Viewer, last_seq: int | None) -> list[Patch] | None:
+    def _missed(self, viewer: Viewer, last_seq: int | None) -> list[bytes] | None:
         """The patches after ``last_seq``, if this room still holds all of them."""
         if last_seq is None or last_seq > self.model.seq:
             return None

@@ -13,7 +13,6 @@ from typing import Any
 
 import attrs
 
-from protocol.codec import OpPieces
 from protocol.messages import ServerMessage
 from server.records import Record
 
@@ -172,9 +171,18 @@ class Send:
 
     peers: tuple[PeerId, ...]
     message: ServerMessage
-    pieces: OpPieces | None = None
-    """For a patch: the msgpack encoding of its ops, by identity (the core measured
-    them), shared by every patch of the same change (see Codec.encode_patch)."""
+    frame: bytes | None = None
+    """``message`` encoded in msgpack, when the core has it already (a patch it keeps
+    for resumes, a snapshot it measured): msgpack peers get these bytes."""
+
+
+@attrs.frozen
+class SendFrames:
+    """Send ``peer`` frames the core keeps encoded in msgpack (the patches a resume
+    missed); a JSON peer gets each one encoded again in JSON."""
+
+    peer: PeerId
+    frames: tuple[bytes, ...]
 
 
 @attrs.frozen
@@ -248,7 +256,7 @@ class Think:
 
 
 Output = (
-    Append | SaveReply | Settle | Send | Close | Arm | Disarm | Finished | Broken | Count
+    Append | SaveReply | Settle | Send | SendFrames | Close | Arm | Disarm | Finished | Broken | Count
     | SaveSnapshot
     | Think
 )  # fmt: skip

@@ -51,6 +51,7 @@ from server.core_io import (
     SaveReply,
     SaveSnapshot,
     Send,
+    SendFrames,
     Settle,
     Start,
     TailRead,
@@ -278,11 +279,13 @@ class Room:
         await self._mark_driven()
 
     async def _do(self, out: Output) -> Input | None:
-        if self._held and not isinstance(out, Send | Arm | Disarm | Count):
+        if self._held and not isinstance(out, Send | SendFrames | Arm | Disarm | Count):
             self._flush()  # before a wait or a close: nothing sent may be held up
         match out:
             case Send():
                 self._send(out)
+            case SendFrames():
+                self._send_frames(out)
             case Append():
                 return await self._append(out)
             case SaveReply():
@@ -337,21 +340,36 @@ class Room:
                 peer.seat, peer.role = out.message.seat, out.message.role
             frame = frames.get(peer.codec_name)
             if frame is None:
-                if type(out.message) is Patch:  # every viewer's patch of a change shares ops
+                if out.frame is not None and peer.codec_name == MSGPACK.name:
+                    frame = out.frame  # the core encoded it already
+                elif type(out.message) is Patch:  # every viewer's patch of a change shares ops
                     codec = codec_for(peer.codec_name)
-                    if codec is MSGPACK and out.pieces is not None:
-                        pieces = out.pieces  # the core encoded them measuring them
-                    else:
-                        pieces = self._pieces.setdefault(peer.codec_name, {})
+                    pieces = self._pieces.setdefault(peer.codec_name, {})
                     frame = codec.encode_patch(out.message, pieces)
                 else:
                     frame = peer.encode(out.message)
                 frames[peer.codec_name] = frame
-            held = self._held.get(pid)
-            if held is None:
-                self._held[pid] = (peer, [frame])
-            else:
-                held[1].append(frame)
+            self._hold(pid, peer, [frame])
+
+    def _send_frames(self, out: SendFrames) -> None:
+        peer = self.peers.get(out.peer)
+        if peer is None:
+            return
+        if peer.codec_name == MSGPACK.name:
+            self._hold(out.peer, peer, list(out.frames))
+        else:  # a JSON peer: the same messages, in its codec
+            codec = codec_for(peer.codec_name)
+            self._hold(
+                out.peer, peer, [codec.encode_data(MSGPACK.decode_data(f)) for f in out.frames]
+            )
+
+    def _hold(self, pid: PeerId, peer: Peer, frames: list[bytes | str]) -> None:
+        """Keep ``frames`` for ``peer`` until the room next waits (:meth:`_flush`)."""
+        held = self._held.get(pid)
+        if held is None:
+            self._held[pid] = (peer, frames)
+        else:
+            held[1].extend(frames)
 
     def _flush(self) -> None:
         """Hand each peer the frames held for it (its patch and its ack go out together)."""

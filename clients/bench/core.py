@@ -69,8 +69,10 @@ def _shell(outputs: list[Output], watch: Stopwatch) -> Input | None:
     nxt: Input | None = None
     for out in outputs:
         if isinstance(out, Send):
-            if type(out.message) is Patch:  # as Room._send does
-                MSGPACK.encode_patch(out.message, out.pieces or pieces)
+            if out.frame is not None:  # as Room._send does
+                pass
+            elif type(out.message) is Patch:
+                MSGPACK.encode_patch(out.message, pieces)
             else:
                 MSGPACK.encode(out.message)
         elif isinstance(out, Append):

@@ -15,6 +15,7 @@ import attrs
 
 from engine.core import get_game
 from engine.data import to_data
+from protocol.codec import MSGPACK
 from protocol.messages import Ack, Reject, ServerMessage, Welcome
 from server.answers import reply_from_plain
 from server.core import CoreSettings, RoomCore
@@ -28,6 +29,7 @@ from server.core_io import (
     Output,
     SaveReply,
     Send,
+    SendFrames,
     Settle,
     TailRead,
     TimerFired,
@@ -179,7 +181,14 @@ class Table:
 
     @staticmethod
     def sent(outputs: list[Output], peer: int) -> list[ServerMessage]:
-        return [o.message for o in outputs if isinstance(o, Send) and peer in o.peers]
+        """What ``peer`` was sent, in order (frames the core kept encoded, decoded)."""
+        out: list[ServerMessage] = []
+        for o in outputs:
+            if isinstance(o, Send) and peer in o.peers:
+                out.append(o.message)
+            elif isinstance(o, SendFrames) and o.peer == peer:
+                out += [MSGPACK.decode_server(frame) for frame in o.frames]
+        return out
 
     def answers(self, outputs: list[Output], peer: int) -> list[Ack | Reject]:
         return [m for m in self.sent(outputs, peer) if isinstance(m, Ack | Reject)]

@@ -8,6 +8,7 @@ from typing import Any
 import attrs
 import pytest
 
+from protocol.codec import MSGPACK
 from protocol.messages import Ack, Patch, Presence, Reject, Welcome
 from server.core import CoreSettings, PatchHistory
 from server.core_io import Append, Arm, Broken, Close, Join, Send, Settle, Start, WriteDone
@@ -186,30 +187,33 @@ def test_the_patch_history_keeps_at_most_its_bytes_and_resumes_within_them(limit
         table.command(move[0] + 1, f"c{i}", move[1])
         seqs.append(table.model.seq)
     for history in table.core.history.values():
-        assert history.size <= limit and history.size == sum(history.sizes)
-        assert history.size == sum(len(pack(op)) for p in history.patches for op in p.ops)
-    kept = table.core.history[None].patches
-    assert seqs[-1] > kept[0].from_ > 1 if limit < 65_536 else kept[0].from_ == 1
-    for peer, last_seq in enumerate((kept[0].from_, kept[0].from_ - 1), start=10):
+        assert history.size <= limit and history.size == sum(map(len, history.frames))
+        kept_patches = [MSGPACK.decode_server(f) for f in history.frames]
+        assert [p.from_ for p in kept_patches] == list(history.starts)  # type: ignore[union-attr]
+    kept = list(table.core.history[None].starts)
+    assert seqs[-1] > kept[0] > 1 if limit < 65_536 else kept[0] == 1
+    for peer, last_seq in enumerate((kept[0], kept[0] - 1), start=10):
         sent = table.sent(table.join(peer, role="spectator", last_seq=last_seq), peer)
         welcome = sent[0]
         assert isinstance(welcome, Welcome)
-        if last_seq == kept[0].from_ and welcome.view is None:  # the patches, if cheaper
-            assert [m.from_ for m in sent[1:] if isinstance(m, Patch)] == [p.from_ for p in kept]
+        if last_seq == kept[0] and welcome.view is None:  # the patches, if cheaper
+            assert [m.from_ for m in sent[1:] if isinstance(m, Patch)] == kept
         else:
             assert welcome.view is not None and welcome.seq == table.model.seq
 
 
 def test_a_patch_history_drops_the_oldest_first() -> None:
+    """At most ``count`` frames and ``limit`` bytes, the oldest out first; a resume from a
+    patch no longer kept finds none."""
     history = PatchHistory(3, 100)
     for i in range(5):
-        history.append(Patch(i, i + 1, ()), 10)
-    assert [p.from_ for p in history.patches] == [2, 3, 4] and history.size == 30
-    history.append(Patch(5, 6, ()), 95)  # over the bytes: only the newest fits
-    assert [p.from_ for p in history.patches] == [5] and history.size == 95
-    assert history.since(5) == [Patch(5, 6, ())] and history.since(4) is None
-    history.append(Patch(6, 7, ()), 101)  # a patch bigger than the bound is not kept
-    assert not history.patches and history.size == 0
+        history.append(i, bytes(10))
+    assert list(history.starts) == [2, 3, 4] and history.size == 30
+    history.append(5, bytes(95))  # over the bytes: only the newest fits
+    assert list(history.starts) == [5] and history.size == 95
+    assert history.since(5) == [bytes(95)] and history.since(4) is None
+    history.append(6, bytes(101))  # a patch bigger than the bound is not kept
+    assert not history.frames and history.size == 0
 
 
 # -- joins -----------------------------------------------------------------------------------

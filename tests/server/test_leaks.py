@@ -41,7 +41,7 @@ def secrets_of(table: Table) -> list[str]:
 
 
 def frames_to(outputs: list[Any], peer: int) -> list[str]:
-    return [JSON.encode(o.message) for o in outputs if isinstance(o, Send) and peer in o.peers]  # type: ignore[misc]
+    return [JSON.encode(m) for m in Table.sent(outputs, peer)]  # type: ignore[misc]
 
 
 @pytest.mark.parametrize("case", GAMES, ids=[g for g, _, _ in GAMES])
