@@ -286,14 +286,29 @@ def choose_subprotocol(offered: list[str] | tuple[str, ...]) -> str | None:
 
 
 def to_wire(msg: Message) -> dict[str, Any]:
-    """The plain-data map of a message, ``type`` first, fields under their wire names."""
-    out: dict[str, Any] = {"type": msg.TYPE}
-    for name in _field_names(type(msg)):
-        value = getattr(msg, name)
-        if isinstance(value, tuple) and value and attrs.has(type(value[0])):
-            value = [to_data(v) for v in value]
-        out[WIRE_NAMES.get(name, name)] = value
-    return out
+    """The plain-data map of a message, ``type`` first, fields under their wire names
+    (a tuple of attrs values, such as presence's seats, as a list of their plain data)."""
+    wire = _WIRES.get(type(msg))
+    if wire is None:
+        wire = _WIRES[type(msg)] = _compile_wire(type(msg))
+    return wire(msg)
+
+
+_WIRES: dict[type, typing.Callable[[Any], dict[str, Any]]] = {}
+
+
+def _compile_wire(cls: type) -> typing.Callable[[Any], dict[str, Any]]:
+    """:func:`to_wire` for one message class: a generated function, no loop per call."""
+    lines, items = ["def wire(msg):"], ["'type': tag"]
+    for i, name in enumerate(_field_names(cls)):
+        lines.append(f"    v{i} = msg.{name}")
+        lines.append(f"    if type(v{i}) is tuple and v{i} and has(type(v{i}[0])):")
+        lines.append(f"        v{i} = [to_data(v) for v in v{i}]")
+        items.append(f"{WIRE_NAMES.get(name, name)!r}: v{i}")
+    lines.append("    return {" + ", ".join(items) + "}")
+    scope: dict[str, Any] = {"tag": cls.TYPE, "has": attrs.has, "to_data": to_data}  # type: ignore[attr-defined]
+    exec("\n".join(lines), scope)  # generated from the message's own field names
+    return typing.cast(typing.Callable[[Any], dict[str, Any]], scope["wire"])
 
 
 _FIELD_NAMES: dict[type, tuple[str, ...]] = {}

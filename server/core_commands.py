@@ -104,8 +104,8 @@ class Deciding(CorePart):
 
     def _append_run(self, run: list[_Accepted], model: RoomModel) -> None:
         def done(_now: float, _gone: frozenset[PeerId]) -> None:
+            self._out.append(Count("commands", (("game", self.model.game.name),), len(run)))
             for accepted in run:
-                self._out.append(Count("commands", (("game", self.model.game.name),)))
                 self._reply(accepted.peer, Ack(accepted.id, accepted.seq))
 
         def failed(_now: float) -> None:

@@ -235,10 +235,11 @@ class Broken:
 
 @attrs.frozen
 class Count:
-    """Count one occurrence in ``/metrics`` (``metric`` names a Metrics counter)."""
+    """Count ``amount`` occurrences in ``/metrics`` (``metric`` names a Metrics counter)."""
 
     metric: str
     labels: tuple[tuple[str, str], ...] = ()
+    amount: int = 1
 
 
 @attrs.frozen

@@ -142,6 +142,8 @@ class Clockwork(CorePart):
 
     def _drive(self, now: float) -> None:
         """Do what is due now (one write at a time), then arm the timers for what is next."""
+        if self._still():
+            return
         if now + EARLY >= self.backoff_until:
             record = self._bookkeeping(now)
             if record is not None:
@@ -151,6 +153,17 @@ class Clockwork(CorePart):
             if due is not None and self._timeout(due, now):
                 return
         self._arm(now)
+
+    def _still(self) -> bool:
+        """Nothing for time to do: no clock, hosted bot or takeover in this room, no seat
+        to give back, no retry or presence waiting, and no timer armed (so nothing to
+        disarm). Most commands of most rooms: :meth:`_drive` need not look further."""
+        model = self.model
+        if self.armed or self.bot_due or self.unconfirmed or self.backoff_until:
+            return False
+        if self.presence_at is not None or model.clock > 0 or model.takeover_after is not None:
+            return False
+        return not model.taken_over and all(h.bot is None for h in model.holders.values())
 
     def _bookkept(self, record: Record) -> Done:
         def done(now: float, _gone: frozenset[PeerId]) -> None:

@@ -265,9 +265,12 @@ class Room:
         while outputs:
             outcome: Input | None = None
             for out in outputs:
-                result = await self._do(out)
-                if result is not None:
-                    outcome = result
+                if type(out) is Send:  # most of them: no dispatch
+                    self._send(out)
+                    continue
+                write = self._do(out)
+                if write is not None:
+                    outcome = await write
             if outcome is None:
                 break
             started = time.perf_counter()
@@ -278,7 +281,9 @@ class Room:
             self._broken(codes.MOVED, "this room is run by another node now; reconnect")
         await self._mark_driven()
 
-    async def _do(self, out: Output) -> Input | None:
+    def _do(self, out: Output) -> Awaitable[Input] | None:
+        """Carry out ``out``; a write is returned to be awaited (its outcome is the next
+        input), everything else is done at once."""
         if self._held and not isinstance(out, Send | SendFrames | Arm | Disarm | Count):
             self._flush()  # before a wait or a close: nothing sent may be held up
         match out:
@@ -287,11 +292,11 @@ class Room:
             case SendFrames():
                 self._send_frames(out)
             case Append():
-                return await self._append(out)
+                return self._append(out)
             case SaveReply():
-                return await self._save_reply(out)
+                return self._save_reply(out)
             case Settle():
-                return await self._settle(out.after)
+                return self._settle(out.after)
             case Arm():
                 self._arm(out.key, out.at)
             case Disarm():
@@ -471,7 +476,7 @@ class Room:
             "retries": self.metrics.retries,
             "append_failures": self.metrics.append_failures,
         }[out.metric]
-        counter.inc(**({"reason": "write"} if out.metric == "retries" else labels))
+        counter.inc(out.amount, **({"reason": "write"} if out.metric == "retries" else labels))
 
     def close_all(self, code: str, message: str) -> None:
         """Stop serving from memory: close every peer with ``code`` (e.g. room/moved)."""

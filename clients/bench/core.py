@@ -45,6 +45,7 @@ from server.core_io import (
     Output,
     SaveReply,
     Send,
+    TimerFired,
     WriteDone,
 )
 from server.records import created_record, rebuild, to_plain
@@ -106,6 +107,7 @@ def new_core(game: Game[Any], seats: int, seed: int) -> RoomCore:
                          f"token-{seat}", T0))  # fmt: skip
         core.handle(WriteDone(T0))
     core.handle(Join(SPECTATOR, MSGPACK_SUBPROTOCOL, "spectator", None, None, None, "", T0))
+    core.handle(TimerFired("presence", T0 + 1.0))  # the arrivals told: no timer left armed
     assert core.model.started and core.seated.keys() == set(range(seats)), "seats not taken"
     return core
 
