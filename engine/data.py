@@ -86,8 +86,125 @@ def _compile_dumper(cls: type) -> typing.Callable[[Any], dict[str, Any]]:
 
 
 def from_data(cls: type[T], data: Any, where: str = "") -> T:
-    """Build ``cls`` from plain data, strictly. Raises InvalidCommand naming the field."""
+    """Build ``cls`` from plain data, strictly. Raises InvalidCommand naming the field.
+
+    Data of the usual shape is checked and built by a function generated for ``cls``
+    (:func:`_strict`); anything it cannot vouch for (a wrong type, a missing field, a
+    refusal by a validator) goes the general way, which accepts or refuses it and
+    names the field, so the outcome is the same either way."""
+    value = _strict_for(cls)(data)
+    if value is not _SLOW:
+        return typing.cast(T, value)
     return typing.cast(T, _convert(cls, data, where or cls.__name__))
+
+
+_SLOW: Any = object()
+"""What a generated strict loader returns for data it does not vouch for."""
+_STRICT: dict[Any, typing.Callable[[Any], Any]] = {}
+
+
+def _no_fast_path(_data: Any) -> Any:
+    return _SLOW
+
+
+def _strict(cls: Any) -> typing.Callable[[Any], Any]:
+    """A loader for ``cls`` that builds the value when the data is plainly right (every
+    field of the exact type, no unknown key, the constructor happy) and otherwise
+    returns ``_SLOW`` (see :func:`from_data`). Generated once per class from its type
+    hints; a class with a field type it does not cover gets none."""
+    if not (isinstance(cls, type) and attrs.has(cls)):
+        return _no_fast_path
+    scope: dict[str, Any] = {"cls": cls, "SLOW": _SLOW, "SCALARS": (str, int, bool)}
+    try:
+        body = _strict_body(cls, scope)
+    except _Uncovered:
+        return _no_fast_path
+    exec("\n".join(body), scope)  # generated from the class's own fields and hints
+    return typing.cast(typing.Callable[[Any], Any], scope["load"])
+
+
+class _Uncovered(Exception):
+    """A field type the generated loaders leave to the general path."""
+
+
+def _strict_body(cls: type, scope: dict[str, Any]) -> list[str]:
+    hints = _hints(cls)
+    fields = attrs.fields(cls)
+    allowed = {f.name for f in fields} | ({"type"} if getattr(cls, "TYPE", None) else set())
+    scope["ALLOWED"] = frozenset(allowed)
+    lines = [
+        "def load(data):",
+        "    if type(data) is not dict or not data.keys() <= ALLOWED:",
+        "        return SLOW",
+        "    kwargs = {}",
+    ]
+    for i, field in enumerate(fields):
+        name = field.name
+        lines.append(f"    if {name!r} in data:")
+        lines.append(f"        v = data[{name!r}]")
+        lines += ["        " + line for line in _strict_check(hints[name], "v", f"f{i}", scope)]
+        lines.append(f"        kwargs[{name!r}] = v")
+        if field.default is attrs.NOTHING:
+            lines.append("    else:")
+            lines.append("        return SLOW")
+    lines += [
+        "    try:",
+        "        return cls(**kwargs)",
+        "    except Exception:",
+        "        return SLOW",
+    ]
+    return lines
+
+
+def _strict_check(tp: Any, v: str, key: str, scope: dict[str, Any]) -> list[str]:
+    """Lines that return SLOW unless ``v`` is plainly a ``tp``, and leave in ``v`` the
+    value the general path would build from it."""
+    origin = get_origin(tp)
+    if tp is Any:
+        return []
+    if tp in (int, str, bool):
+        scope[key] = tp
+        return [f"if type({v}) is not {key}:", "    return SLOW"]
+    if tp is None or tp is type(None):
+        return [f"if {v} is not None:", "    return SLOW"]
+    if origin is Literal:
+        scope[key] = frozenset((type(a), a) for a in get_args(tp))
+        return [f"if type({v}) not in SCALARS or (type({v}), {v}) not in {key}:", "    return SLOW"]
+    if origin in (types.UnionType, typing.Union):
+        arms = [a for a in get_args(tp) if a is not type(None)]
+        if len(arms) != 1 or len(get_args(tp)) != 2:
+            raise _Uncovered(tp)
+        inner = _strict_check(arms[0], v, key, scope)
+        return [f"if {v} is not None:", *("    " + line for line in inner)] if inner else []
+    if origin is tuple or origin is frozenset:
+        args = get_args(tp)
+        if origin is tuple and not (len(args) == 2 and args[1] is Ellipsis):
+            raise _Uncovered(tp)
+        item = f"{v}_i"
+        inner = _strict_check(args[0], item, key + "_i", scope)
+        made = "tuple" if origin is tuple else "frozenset"
+        loop = [f"if type({v}) is not list and type({v}) is not tuple:", "    return SLOW",
+                f"{v}_out = []", f"for {item} in {v}:", *("    " + line for line in inner),
+                f"    {v}_out.append({item})", f"{v} = {made}({v}_out)"]  # fmt: skip
+        return loop
+    if origin is dict or origin is Mapping:
+        key_t, val_t = get_args(tp)
+        if key_t is not str or val_t is not Any:
+            raise _Uncovered(tp)
+        return [f"if type({v}) is not dict:", "    return SLOW",
+                f"for k in {v}:", "    if type(k) is not str:", "        return SLOW",
+                f"{v} = dict({v})"]  # fmt: skip
+    if isinstance(tp, type) and attrs.has(tp):
+        scope[key] = lambda data: _strict_for(tp)(data)  # looked up late: classes may nest
+        return [f"{v} = {key}({v})", f"if {v} is SLOW:", "    return SLOW"]
+    raise _Uncovered(tp)
+
+
+def _strict_for(cls: Any) -> typing.Callable[[Any], Any]:
+    fast = _STRICT.get(cls)
+    if fast is None:
+        fast = _STRICT[cls] = _strict(cls)
+    return fast
 
 
 def _fail(where: str, expected: str, got: Any) -> InvalidCommand:

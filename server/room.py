@@ -133,6 +133,7 @@ class Room:
         """Frames for each peer, held until the room next waits (see :meth:`_do`)."""
         self._pieces: dict[str, OpPieces] = {}
         """Ops encoded while one input's outputs are sent, per codec (by identity)."""
+        self._summary: tuple[tuple[Any, ...], dict[str, Any]] | None = None
         self.thoughts: set[asyncio.Task[None]] = set()
         """Searching bots thinking in worker threads (see :meth:`_think`)."""
 
@@ -212,8 +213,14 @@ class Room:
         return len(self.peers)
 
     def summary(self) -> dict[str, Any]:
+        """What the lobby shows of this room now (the same dict while nothing it shows
+        has changed: the index's tick compares it with what it wrote last)."""
         players = len(self.core.seated)
-        return room_summary(self.core.model, players, len(self.core.peers) - players)
+        key = (self.core.model, players, len(self.core.peers) - players)
+        last = self._summary
+        if last is None or last[0][0] is not key[0] or last[0][1:] != key[1:]:
+            last = self._summary = (key, room_summary(*key))
+        return last[1]
 
     # -- the actor -------------------------------------------------------------------------
 

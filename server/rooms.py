@@ -351,7 +351,8 @@ class Rooms:
             changed = {}
             for room_id, room in list(self.live.items()):
                 summary = room.summary()
-                if summary != self._summaries.get(room_id):
+                written = self._summaries.get(room_id)
+                if summary is not written and summary != written:
                     changed[room_id] = summary
             await self._write_summaries(changed)
 
