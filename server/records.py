@@ -44,6 +44,7 @@ import attrs
 from engine.core import Game, get_game
 from engine.data import to_data
 from engine.fairness import commitment
+from engine.frozen import replace
 
 Plain = dict[str, Any]
 
@@ -309,30 +310,30 @@ def evolve(model: RoomModel, seq: int, record: Record) -> RoomModel:
                 event = game.events.trusted(record.event)
             state = game.evolve(model.state, event)
             if record.seat is None:
-                return attrs.evolve(model, state=state, seq=seq)
+                return replace(model, state=state, seq=seq)
             live = model.started and not game.is_over(state)
             since = _clocks(game, state, live, model.awaiting_since, record.at, record.seat)
-            return attrs.evolve(model, state=state, seq=seq, awaiting_since=since,
+            return replace(model, state=state, seq=seq, awaiting_since=since,
                                 last_move=(record.seat, record.by))  # fmt: skip
         case Seated():
             holders = {
                 **model.holders,
                 record.seat: SeatInfo(record.name, record.token, record.bot),
             }
-            return _track_clocks(attrs.evolve(model, holders=holders, seq=seq), record.at, None)
+            return _track_clocks(replace(model, holders=holders, seq=seq), record.at, None)
         case Unseated():
             holders = {s: h for s, h in model.holders.items() if s != record.seat}
-            return attrs.evolve(model, holders=holders, seq=seq)
+            return replace(model, holders=holders, seq=seq)
         case Left():
-            return attrs.evolve(model, away={**model.away, record.seat: record.at}, seq=seq)
+            return replace(model, away={**model.away, record.seat: record.at}, seq=seq)
         case Returned():
             away = {s: t for s, t in model.away.items() if s != record.seat}
             taken = model.taken_over - {record.seat}
-            return attrs.evolve(model, away=away, taken_over=taken, seq=seq)
+            return replace(model, away=away, taken_over=taken, seq=seq)
         case TakenOver():
-            return attrs.evolve(model, taken_over=model.taken_over | {record.seat}, seq=seq)
+            return replace(model, taken_over=model.taken_over | {record.seat}, seq=seq)
         case Rematched():
-            return attrs.evolve(model, rematch=record.room, seq=seq)
+            return replace(model, rematch=record.room, seq=seq)
         case Created():
             raise ValueError(f"a created record at seq {seq}")
 
@@ -340,7 +341,7 @@ def evolve(model: RoomModel, seq: int, record: Record) -> RoomModel:
 def _track_clocks(model: RoomModel, at: float, acted: int | None) -> RoomModel:
     """A seat's clock starts when it becomes awaited, and again after it acts."""
     since = _clocks(model.game, model.state, model.live, model.awaiting_since, at, acted)
-    return model if since is model.awaiting_since else attrs.evolve(model, awaiting_since=since)
+    return model if since is model.awaiting_since else replace(model, awaiting_since=since)
 
 
 def _clocks(

@@ -9,8 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Literal
 
-import attrs
-
+from engine.frozen import replace
 from engine.roll_builder.catalog import CITIES, EVENTS
 from engine.roll_builder.content import (
     RESOURCES,
@@ -67,18 +66,16 @@ def add_gain(p: Player, gain: Gains, abilities: Sequence[Ability]) -> Player:
     wealth = max(0, p.wealth + p.pool[WEALTH] + g[WEALTH])
     stored = min(city_of(p).storage, wealth)
     pool[WEALTH] = wealth - stored
-    return attrs.evolve(
-        p, pool=(pool[0], pool[1], pool[2], pool[3], pool[4], pool[5]), wealth=stored
-    )
+    return replace(p, pool=(pool[0], pool[1], pool[2], pool[3], pool[4], pool[5]), wealth=stored)
 
 
 def spend(p: Player, resource: int) -> Player:
     """``p`` after spending one of ``resource``: wealth in hand before stored wealth."""
     pool = list(p.pool)
     if resource == WEALTH and not pool[WEALTH]:
-        return attrs.evolve(p, wealth=p.wealth - 1)
+        return replace(p, wealth=p.wealth - 1)
     pool[resource] -= 1
-    return attrs.evolve(p, pool=(pool[0], pool[1], pool[2], pool[3], pool[4], pool[5]))
+    return replace(p, pool=(pool[0], pool[1], pool[2], pool[3], pool[4], pool[5]))
 
 
 def apply(
@@ -86,7 +83,7 @@ def apply(
 ) -> Player:
     """``p`` after a one-time effect; its abilities last for ``scope``."""
     p = add_gain(p, effect.gain, abilities)
-    p = attrs.evolve(
+    p = replace(
         p,
         roads_left=p.roads_left + effect.roads,
         builds=p.builds + (0,) * effect.build,
@@ -96,8 +93,8 @@ def apply(
     if not effect.abilities:
         return p
     if scope == "turn":
-        return attrs.evolve(p, turn_abilities=p.turn_abilities + effect.abilities)
-    return attrs.evolve(p, abilities=p.abilities + effect.abilities)
+        return replace(p, turn_abilities=p.turn_abilities + effect.abilities)
+    return replace(p, abilities=p.abilities + effect.abilities)
 
 
 def after_road(p: Player, e: Edge, abilities: Sequence[Ability]) -> Player:

@@ -7,8 +7,7 @@ abilities, conversions) are applied here by the ability interpreter in
 
 from __future__ import annotations
 
-import attrs
-
+from engine.frozen import replace
 from engine.roll_builder.catalog import CITIES, VISIONARIES
 from engine.roll_builder.content import (
     FAVOR,
@@ -76,9 +75,9 @@ def create(setup: SetUp) -> State:
 
 def start_turn(state: State, turn: int, dice: tuple[int, int]) -> State:
     """Everyone gets fresh dice, the turn bonus and the event's gains for ``turn``."""
-    state = attrs.evolve(state, turn=turn, dice=dice, rolls=(*state.rolls, dice))
+    state = replace(state, turn=turn, dice=dice, rolls=(*state.rolls, dice))
     for seat, p in enumerate(state.players):
-        p = attrs.evolve(p, done=False, dice_used=frozenset(), shifted=False)
+        p = replace(p, done=False, dice_used=frozenset(), shifted=False)
         abilities = active(p, state.event)
         if turn in TURN_BONUSES:
             label, effect = TURN_BONUSES[turn]
@@ -96,9 +95,9 @@ def evolve(state: State, event: Event) -> State:
         case SetUp():
             return create(event)
         case Rolled(turn=turn, dice=dice):
-            return start_turn(attrs.evolve(state, draws=state.draws + 1), turn, dice)
+            return start_turn(replace(state, draws=state.draws + 1), turn, dice)
         case GameEnded():
-            return attrs.evolve(state, over=True)
+            return replace(state, over=True)
         case VisionaryCompleted(seat=seat, visionary=name, corner=corner):
             return _visionary(state, seat, name, corner)
         case _:
@@ -110,17 +109,17 @@ def _player(p: Player, event: Event, ev: str | None) -> Player:
     abilities = active(p, ev)
     match event:
         case DieUsed(die=die, action=action, face=face, shifted=shifted):
-            p = attrs.evolve(p, dice_used=p.dice_used | {die}, shifted=p.shifted or shifted)
+            p = replace(p, dice_used=p.dice_used | {die}, shifted=p.shifted or shifted)
             if action == "road":
-                return attrs.evolve(p, roads_left=p.roads_left + face)
+                return replace(p, roads_left=p.roads_left + face)
             if action == "build":
-                return attrs.evolve(p, builds=(*p.builds, face))
-            return attrs.evolve(p, wonders=(*p.wonders, face))
+                return replace(p, builds=(*p.builds, face))
+            return replace(p, wonders=(*p.wonders, face))
         case RoadPlaced(edge=e):
-            p = attrs.evolve(p, roads=p.roads | {e}, roads_left=p.roads_left - 1)
+            p = replace(p, roads=p.roads | {e}, roads_left=p.roads_left - 1)
             return after_road(p, e, abilities)
         case Built(space=space, building=n, bonus=bonus):
-            p = attrs.evolve(
+            p = replace(
                 p, builds=_spend(p.builds, 0 if bonus else n), buildings=(*p.buildings, (space, n))
             )
             p = after_build(p, n, abilities)
@@ -128,20 +127,20 @@ def _player(p: Player, event: Event, ev: str | None) -> Player:
             return apply(p, b.effect, abilities, b.name, "turn")
         case WonderFilled(box=index, bonus=bonus):
             box = city_of(p).boxes[index]
-            p = attrs.evolve(
+            p = replace(
                 p, wonders=_spend(p.wonders, 0 if bonus else box.n), wonder=p.wonder | {index}
             )
             p = apply(p, box.effect, abilities, f"Wonder box {index + 1}", "turn")
             return after_wonder(p, abilities)
         case SpaceMarked(space=space):
-            p = attrs.evolve(p, marked=p.marked | {space})
+            p = replace(p, marked=p.marked | {space})
             effect = city_of(p).spaces[space].effect
             return apply(p, effect, abilities, "Map", "turn") if effect else p
         case Paid(innovation=ident, circle=circle, resource=resource):
-            return _paid(attrs.evolve(p, paid=p.paid | {(ident, circle)}), resource)
+            return _paid(replace(p, paid=p.paid | {(ident, circle)}), resource)
         case Discovered(innovation=ident):
             inv = city_of(p).innovation(ident)
-            p = attrs.evolve(p, discovered=(*p.discovered, ident))
+            p = replace(p, discovered=(*p.discovered, ident))
             return apply(p, inv.effect, abilities, inv.name, "game") if inv else p
         case Converted(resource=resource, amount=amount):
             return _converted(p, resource, amount)
@@ -164,14 +163,14 @@ def _converted(p: Player, resource: str, amount: int) -> Player:
     pool = list(p.pool)
     if resource == "favor":
         pool[FAVOR] -= amount
-        return attrs.evolve(p, pool=_gains(pool), favor=p.favor + amount)
+        return replace(p, pool=_gains(pool), favor=p.favor + amount)
     pool[STRENGTH] -= amount
-    return attrs.evolve(p, pool=_gains(pool), strength=p.strength + amount)
+    return replace(p, pool=_gains(pool), strength=p.strength + amount)
 
 
 def _finish(p: Player) -> Player:
     city = city_of(p)
-    return attrs.evolve(
+    return replace(
         p,
         favor=min(len(city.favor_track) - 1, p.favor + p.pool[FAVOR]),
         strength=min(len(city.strength_track) - 1, p.strength + p.pool[STRENGTH]),
@@ -187,13 +186,13 @@ def _finish(p: Player) -> Player:
 def _visionary(state: State, seat: int, name: str, corner: int) -> State:
     v = VISIONARIES[name]
     p = state.players[seat]
-    p = attrs.evolve(
+    p = replace(
         p,
         visionaries=(*p.visionaries, name),
         bonus=p.bonus + (((f"{v.name} (first)", corner),) if corner else ()),
     )
     p = apply(p, v.bonus, active(p, state.event), v.name, "game")
-    return attrs.evolve(state.put(seat, p), claimed=state.claimed | {name})
+    return replace(state.put(seat, p), claimed=state.claimed | {name})
 
 
 def _gains(g: list[int]) -> Gains:

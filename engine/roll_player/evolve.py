@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import attrs
-
+from engine.frozen import replace
 from engine.roll_player.catalog import CATALOG
 from engine.roll_player.events import (
     ActionDone,
@@ -80,7 +79,7 @@ def create(setup: SetUp) -> State:
 
 def evolve(state: State, event: Event) -> State:
     """Apply one event."""
-    state = attrs.evolve(state, draws=state.draws + 1)
+    state = replace(state, draws=state.draws + 1)
     match event:
         case SetUp():
             return create(event)
@@ -88,9 +87,9 @@ def evolve(state: State, event: Event) -> State:
             return _sheet(_edit(state, seat, race=race, side=side))
         case ClassDiceDrawn(draws=draws):
             players = tuple(
-                attrs.evolve(p, colour=d[-1]) for p, d in zip(state.players, draws, strict=True)
+                replace(p, colour=d[-1]) for p, d in zip(state.players, draws, strict=True)
             )
-            return attrs.evolve(
+            return replace(
                 state,
                 phase="classes",
                 class_draws=draws,
@@ -102,26 +101,26 @@ def evolve(state: State, event: Event) -> State:
         case ClassChosen(seat=seat, klass=klass):
             state = _edit(state, seat, klass=klass, colour=CATALOG.classes[klass].colour)
             return (
-                _next(attrs.evolve(state, done=state.done | {seat}))
+                _next(replace(state, done=state.done | {seat}))
                 if state.queue
-                else attrs.evolve(state, done=state.done | {seat})
+                else replace(state, done=state.done | {seat})
             )
         case CardsDealt(backstories=stories, alignments=aligns):
             players = tuple(
-                attrs.evolve(p, backstory=b, alignment=a)
+                replace(p, backstory=b, alignment=a)
                 for p, b, a in zip(state.players, stories, aligns, strict=True)
             )
             k = state.seats + 1
-            return attrs.evolve(state, players=players, market=state.deck[:k], deck=state.deck[k:])
+            return replace(state, players=players, market=state.deck[:k], deck=state.deck[k:])
         case StartingDiceDrawn(dice=dice):
             bag = bag_add(state.bag, tuple(d for ds in dice for d in ds), -1)
-            return attrs.evolve(
+            return replace(
                 state, phase="placing", starting=dice, bag=bag, done=frozenset(), turn=None
             )
         case StartingDicePlaced(seat=seat, rows=rows, gold=gold):
             return _placed(state, seat, rows, gold)
         case DiceRolled(round=number, dice=dice):
-            return attrs.evolve(
+            return replace(
                 state,
                 round=number,
                 pool=dice,
@@ -130,11 +129,9 @@ def evolve(state: State, event: Event) -> State:
                 turn=state.start,
             )
         case DiceArranged(dice=dice):
-            cards = tuple(
-                attrs.evolve(c, die=d) for c, d in zip(state.initiative, dice, strict=True)
-            )
+            cards = tuple(replace(c, die=d) for c, d in zip(state.initiative, dice, strict=True))
             order = order_from(state.start, state.seats)
-            return attrs.evolve(
+            return replace(
                 state, initiative=cards, pool=(), phase="dice", queue=order, turn=order[0]
             )
         case Drafted():
@@ -165,11 +162,11 @@ def evolve(state: State, event: Event) -> State:
             return _edit(state, seat, charisma=state.players[seat].charisma + 1)
         case GoldGained(seat=seat, gold=gold):
             state = _edit(state, seat, gold=state.players[seat].gold + gold)
-            return attrs.evolve(state, supply=state.supply - gold)
+            return replace(state, supply=state.supply - gold)
         case CreditGained(seat=seat, gold=gold):
             return _edit(state, seat, credit=state.players[seat].credit + gold)
         case Salvaged(card=card):
-            return attrs.evolve(
+            return replace(
                 state, discard=_without(state.discard, card), market=(*state.market, card)
             )
         case ActionDone():
@@ -180,10 +177,10 @@ def evolve(state: State, event: Event) -> State:
             return _bought(state, event)
         case WeaponDropped(seat=seat, card=card):
             state = _edit(state, seat, cards=_without(state.players[seat].cards, card))
-            return attrs.evolve(state, discard=(*state.discard, card))
+            return replace(state, discard=(*state.discard, card))
         case MarketDiscarded(seat=seat, card=card, gold=gold):
             state = _edit(state, seat, gold=state.players[seat].gold + gold)
-            return attrs.evolve(
+            return replace(
                 state,
                 supply=state.supply - gold,
                 market=_without(state.market, card),
@@ -193,17 +190,17 @@ def evolve(state: State, event: Event) -> State:
             return _market_turn_ended(_edit(state, seat, buys=0))
         case Refreshed(seat=seat, skill=skill):
             state = _edit(state, seat, exhausted=state.players[seat].exhausted - {skill})
-            return attrs.evolve(state, done=state.done | {seat})
+            return replace(state, done=state.done | {seat})
         case CleanedUp(reshuffled=reshuffled):
             return _cleaned_up(state, reshuffled)
         case GameEnded():
-            return attrs.evolve(state, phase="over", turn=None, queue=(), done=frozenset())
+            return replace(state, phase="over", turn=None, queue=(), done=frozenset())
     raise TypeError(f"not a Roll Player event: {event!r}")  # pragma: no cover
 
 
 def _edit(state: State, seat: int, **changes: object) -> State:
-    player = attrs.evolve(state.players[seat], **changes)  # type: ignore[arg-type]
-    return attrs.evolve(state, players=put(state.players, seat, player))
+    player = replace(state.players[seat], **changes)
+    return replace(state, players=put(state.players, seat, player))
 
 
 def _without(items: tuple[str, ...], item: str) -> tuple[str, ...]:
@@ -213,7 +210,7 @@ def _without(items: tuple[str, ...], item: str) -> tuple[str, ...]:
 
 def _next(state: State) -> State:
     queue = state.queue[1:]
-    return attrs.evolve(state, queue=queue, turn=queue[0] if queue else None)
+    return replace(state, queue=queue, turn=queue[0] if queue else None)
 
 
 def _sheet(state: State) -> State:
@@ -221,7 +218,7 @@ def _sheet(state: State) -> State:
     if state.queue or state.class_mode != "choice":
         return state
     order = tuple(reversed(order_from(state.start, state.seats)))
-    return attrs.evolve(state, phase="classes", queue=order, turn=order[0], done=frozenset())
+    return replace(state, phase="classes", queue=order, turn=order[0], done=frozenset())
 
 
 def _face(state: State, seat: int, slot: int, change: object) -> State:
@@ -238,9 +235,7 @@ def _placed(state: State, seat: int, rows: tuple[int, ...], gold: int) -> State:
         sheet = add_die(sheet, row, die)
     starting = (*state.starting[:seat], (), *state.starting[seat + 1 :])
     state = _edit(state, seat, rows=sheet, gold=p.gold + gold)
-    return attrs.evolve(
-        state, supply=state.supply - gold, starting=starting, done=state.done | {seat}
-    )
+    return replace(state, supply=state.supply - gold, starting=starting, done=state.done | {seat})
 
 
 def _drafted(state: State, e: Drafted) -> State:
@@ -257,17 +252,17 @@ def _drafted(state: State, e: Drafted) -> State:
         gold=p.gold + e.card_gold + e.gold,
         initiative=e.card,
     )
-    return attrs.evolve(
+    return replace(
         state, initiative=cards, supply=state.supply - e.gold, phase="action", action_row=e.row
     )
 
 
 def _action_done(state: State) -> State:
-    state = attrs.evolve(_next(state), action_row=-1)
+    state = replace(_next(state), action_row=-1)
     if state.queue:
-        return attrs.evolve(state, phase="dice")
+        return replace(state, phase="dice")
     order = tuple(sorted(range(state.seats), key=lambda s: state.players[s].initiative))
-    return attrs.evolve(state, phase="market", queue=order, turn=order[0])
+    return replace(state, phase="market", queue=order, turn=order[0])
 
 
 def _skill_used(state: State, seat: int, skill: str) -> State:
@@ -289,7 +284,7 @@ def _bought(state: State, e: Bought) -> State:
         cards=(*p.cards, e.card),
         buys=p.buys + 1,
     )
-    return attrs.evolve(state, supply=state.supply + e.gold, market=_without(state.market, e.card))
+    return replace(state, supply=state.supply + e.gold, market=_without(state.market, e.card))
 
 
 def _market_turn_ended(state: State) -> State:
@@ -297,7 +292,7 @@ def _market_turn_ended(state: State) -> State:
     if state.queue:
         return state
     idle = frozenset(s for s, p in enumerate(state.players) if not p.exhausted)
-    return attrs.evolve(state, phase="refresh", done=idle)
+    return replace(state, phase="refresh", done=idle)
 
 
 def _cleaned_up(state: State, reshuffled: tuple[str, ...] | None) -> State:
@@ -314,10 +309,8 @@ def _cleaned_up(state: State, reshuffled: tuple[str, ...] | None) -> State:
     if reshuffled is not None:
         deck, discard = reshuffled, ()
         market, deck = (*market, *deck[: need - len(market)]), deck[need - len(market) :]
-    players = tuple(
-        attrs.evolve(p, charisma=0, credit=0, initiative=0, buys=0) for p in state.players
-    )
-    return attrs.evolve(
+    players = tuple(replace(p, charisma=0, credit=0, initiative=0, buys=0) for p in state.players)
+    return replace(
         state,
         players=players,
         bag=bag_add(state.bag, leftover),

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import attrs
-
+from engine.frozen import replace
 from engine.rollie.model import (
     NO_BILLS,
     TABLE,
@@ -55,7 +54,7 @@ def evolve(state: State, event: Event) -> State:
     """Apply one event."""
     match event:
         case Rolled(dice=dice):
-            return attrs.evolve(
+            return replace(
                 state,
                 phase="deciding",
                 dice=dice,
@@ -74,15 +73,13 @@ def evolve(state: State, event: Event) -> State:
             return state
         case Crashed(seat=seat):
             bet = state.bets[seat]
-            return attrs.evolve(
-                state, bank=add(state.bank, bet), bets=put(state.bets, seat, NO_BILLS)
-            )
+            return replace(state, bank=add(state.bank, bet), bets=put(state.bets, seat, NO_BILLS))
         case DicePassed(first_player=first):
-            return attrs.evolve(
+            return replace(
                 state, phase="rolling", first_player=first, decided=frozenset(), claims=()
             )
         case RoundEnded():
-            return attrs.evolve(
+            return replace(
                 state,
                 phase="rolling",
                 in_play=frozenset(range(state.seats)),
@@ -90,7 +87,7 @@ def evolve(state: State, event: Event) -> State:
                 claims=(),
             )
         case RoundStarted(round=number, token=token, first_player=first):
-            return attrs.evolve(
+            return replace(
                 state,
                 round=number,
                 first_player=first,
@@ -101,7 +98,7 @@ def evolve(state: State, event: Event) -> State:
             bank = state.bank
             for bet in state.bets:
                 bank = add(bank, bet)
-            return attrs.evolve(state, phase="over", bank=bank, bets=(NO_BILLS,) * state.seats)
+            return replace(state, phase="over", bank=bank, bets=(NO_BILLS,) * state.seats)
         case SetUp():
             return create(event)
     raise TypeError(f"not a Rollie event: {event!r}")  # pragma: no cover
@@ -115,7 +112,7 @@ def _took(state: State, seat: int, value: int) -> State:
         exhausted = exhausted | {value}
         if _contested(state, seat):
             claims = (*claims, Claim(seat, value=value))
-    return attrs.evolve(
+    return replace(
         state,
         bank=bank,
         bets=put(state.bets, seat, bump(state.bets[seat], value, 1)),
@@ -140,7 +137,7 @@ def _secured(state: State, seat: int, token: int | None) -> State:
         face_up = tuple(t for t in face_up if t != token)
         if not face_up and _contested(state, seat):
             claims = (*claims, Claim(seat, token=token, bet=state.bets[seat]))
-    return attrs.evolve(
+    return replace(
         state,
         wallets=put(state.wallets, seat, add(state.wallets[seat], state.bets[seat])),
         bets=put(state.bets, seat, NO_BILLS),
@@ -156,16 +153,16 @@ def _undone(state: State, seat: int) -> State:
     """Put back what ``seat`` claimed provisionally; ``seat`` decides again."""
     claim = next(c for c in state.claims if c.seat == seat)
     claims = tuple(c for c in state.claims if c is not claim)
-    undecided = attrs.evolve(state, decided=state.decided - {seat}, claims=claims)
+    undecided = replace(state, decided=state.decided - {seat}, claims=claims)
     if claim.value is not None:
-        return attrs.evolve(
+        return replace(
             undecided,
             bank=bump(state.bank, claim.value, 1),
             bets=put(state.bets, seat, bump(state.bets[seat], claim.value, -1)),
         )
     back = tuple(-n for n in claim.bet)
     mine = tuple(t for t in state.tokens[seat] if t != claim.token)
-    return attrs.evolve(
+    return replace(
         undecided,
         wallets=put(state.wallets, seat, add(state.wallets[seat], back)),
         bets=put(state.bets, seat, claim.bet),
