@@ -27,11 +27,9 @@ corrupt, but the last commits may roll back after a power loss.
 
 from __future__ import annotations
 
-import asyncio
 import sqlite3
 import time
 from collections.abc import Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -53,6 +51,7 @@ from server.store.errors import (
     StoreUnavailable,
     StoreUnknown,
 )
+from server.store.worker import Worker
 
 T = TypeVar("T")
 
@@ -106,13 +105,13 @@ class SqliteStore(GroupCommitted):
                 f"sqlite synchronous must be one of {SYNCHRONOUS}", code="store/bad_url"
             )
         self.path = path
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rollhouse-sqlite")
+        self._worker = Worker("rollhouse-sqlite")
         self._conn: sqlite3.Connection | None = None
         self._closed = False
         try:
-            self._executor.submit(self._connect, synchronous.upper()).result()
+            self._worker.call_blocking(self._connect, synchronous.upper())
         except (sqlite3.Error, OSError) as exc:
-            self._executor.shutdown(wait=False)
+            self._worker.stop()
             raise StoreUnavailable(f"cannot open sqlite database {path!r}: {exc}") from exc
         self.batcher: Batcher[Append, int] = Batcher(self._flush, max_batch=max_batch)
 
@@ -191,9 +190,8 @@ class SqliteStore(GroupCommitted):
             return
         self._closed = True
         await self.batcher.close()
-        loop = asyncio.get_running_loop()
-        await loop.run_in_executor(self._executor, self._disconnect)
-        self._executor.shutdown(wait=False)
+        await self._worker.call(self._disconnect)
+        self._worker.stop()
 
     # --- plumbing ---
 
@@ -203,15 +201,13 @@ class SqliteStore(GroupCommitted):
 
     async def _call(self, fn: Callable[..., T], *args: Any) -> T:
         self._check_open()
-        loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self._executor, fn, *args)
+            return await self._worker.call(fn, *args)
         except sqlite3.Error as exc:
             raise StoreUnavailable(f"sqlite: {exc}") from exc
 
     async def _flush(self, items: list[Append]) -> list[int | BaseException]:
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, self._write_batch, items)
+        return await self._worker.call(self._write_batch, items)
 
     # --- the worker thread side: everything below runs on the one sqlite thread ---
 

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -52,12 +54,21 @@ async def test_relative_url_creates_its_directory_under_cwd(
 
 
 async def test_all_work_runs_on_one_worker_thread(tmp_path: Path) -> None:
-    """Concurrent appends and reads of many rooms use a single worker thread."""
+    """Concurrent appends and reads of many rooms use a single worker thread, never the
+    event loop's."""
     store = SqliteStore(str(tmp_path / "s.db"))
+    threads: set[int] = set()
+    db = store._db
+
+    def watched() -> Any:
+        threads.add(threading.get_ident())
+        return db()
+
+    store._db = watched  # type: ignore[method-assign]
     try:
         await asyncio.gather(*(store.append(f"r-{i}", [{"n": i}], 0) for i in range(100)))
         await asyncio.gather(*(store.read(f"r-{i}") for i in range(100)))
-        assert len(store._executor._threads) == 1
+        assert len(threads) == 1 and threading.get_ident() not in threads
     finally:
         await store.close()
 
