@@ -57,9 +57,9 @@ ABORT_AFTER = 1.0
 class Connection:
     """The server side of one socket; implements the room's ``Peer``."""
 
-    __slots__ = ("_outbox", "bucket", "closing", "codec", "codec_name", "direct", "gone", "pid",
-                 "refusals", "resyncs", "role", "room", "seat", "sending", "services", "writer_task",
-                 "ws")  # fmt: skip
+    __slots__ = ("_hello_task", "_hello_timer", "_outbox", "_waiting", "bucket", "closing", "codec",
+                 "codec_name", "direct", "gone", "pid", "refusals", "resyncs", "role", "room", "seat",
+                 "sending", "services", "writer_task", "ws")  # fmt: skip
 
     def __init__(self, ws: WebSocket, codec: Codec, services: Services) -> None:
         self.ws = ws
@@ -84,6 +84,11 @@ class Connection:
         self.direct = DirectWrite.of(ws)
         self.sending = False
         """The writer task holds a frame it has not written yet."""
+        self._hello_timer: asyncio.TimerHandle | None = None
+        self._hello_task: asyncio.Task[None] | None = None
+        """A hello that had to wait (its room loading, or another node's)."""
+        self._waiting: list[bytes | str] | None = None
+        """Frames that came while that hello was answered: handled after it, in order."""
 
     # -- Peer --------------------------------------------------------------------------
 
@@ -178,19 +183,26 @@ class Connection:
     async def serve(self) -> None:
         """Read frames until the client leaves (``hello`` due within the hello timeout).
 
-        Once joined, frames come to :meth:`on_frame` straight from the protocol when the
-        server runs :class:`server.frames.FrameProtocol`; this loop then only waits for
-        the disconnect."""
+        On the server's own protocol (:class:`server.frames.FrameProtocol`) every frame
+        comes to :meth:`on_frame` as uvicorn parses it, the hello too, and this only
+        waits for the disconnect; on any other server frames come through ASGI here."""
         timeout = self.services.settings.hello_timeout_seconds
-        taken = False
-        while not self.closing or taken:
+        if take_frames(self.ws, self.on_frame):
+            loop = asyncio.get_running_loop()
+            self._hello_timer = loop.call_later(timeout, self._no_hello, timeout)
+            try:
+                while (await self.ws.receive())["type"] != "websocket.disconnect":
+                    pass  # frames come to on_frame; nothing else but the disconnect is queued
+            finally:
+                self._stop_hello_timer()
+            return
+        while not self.closing:
             try:  # once in a room, no wait_for: its frame would stay on every idle socket
                 receive = self.ws.receive()
                 joined = self.room is not None
                 raw = await (receive if joined else asyncio.wait_for(receive, timeout))
             except TimeoutError:
-                self.services.metrics.refused.inc(limit="hello_timeout")
-                self.close_with(codes.HELLO_TIMEOUT, f"no hello within {timeout:g} s")
+                self._no_hello(timeout)
                 return
             if raw["type"] == "websocket.disconnect":
                 return
@@ -204,20 +216,50 @@ class Connection:
                 await self.hello(message)
             else:
                 self.dispatch(message)
-            if self.room is not None and not taken and not self.closing:
-                taken = take_frames(self.ws, self.on_frame)
 
     def on_frame(self, frame: bytes | str) -> None:
-        """One frame of a joined connection, as the protocol parsed it (never waits)."""
+        """One frame, as the protocol parsed it (never waits): a hello for a room this
+        node has loaded joins at once; one that must wait (a room to load, or run by
+        another node) holds the frames after it until it is answered."""
         if self.closing:
             return  # as a closing connection stops reading
+        if self._waiting is not None:
+            self._waiting.append(frame)
+            return
         message = self._read(frame)
         if message is None:
             return
-        if isinstance(message, Hello):
-            self.reply_error(codes.ALREADY_JOINED, "this connection has joined a room already")
-        else:
+        if not isinstance(message, Hello):
             self.dispatch(message)
+        elif self.room is not None:
+            self.reply_error(codes.ALREADY_JOINED, "this connection has joined a room already")
+        elif self._admissible(message):
+            self._stop_hello_timer()
+            room = self._live(message.room)
+            if room is not None:
+                self._enter(room, message)
+                return
+            self._waiting = []
+            self._hello_task = asyncio.get_running_loop().create_task(self._hello_then(message))
+
+    async def _hello_then(self, hello: Hello) -> None:
+        try:
+            await self.hello(hello)
+        finally:
+            self._hello_task = None
+            waiting, self._waiting = self._waiting or [], None
+            for frame in waiting:
+                self.on_frame(frame)
+
+    def _no_hello(self, timeout: float) -> None:
+        if self.room is None and self._waiting is None and not self.closing:
+            self.services.metrics.refused.inc(limit="hello_timeout")
+            self.close_with(codes.HELLO_TIMEOUT, f"no hello within {timeout:g} s")
+
+    def _stop_hello_timer(self) -> None:
+        if self._hello_timer is not None:
+            self._hello_timer.cancel()
+            self._hello_timer = None
 
     def _read(self, frame: bytes | str) -> Any:
         """The message in ``frame``, or None when it was refused (malformed, over the rate)."""
@@ -271,13 +313,11 @@ class Connection:
             )
 
     async def hello(self, hello: Hello) -> None:
+        """Join the room ``hello`` names, loading it (or finding its node) if need be."""
         if self.room is not None:
             self.reply_error(codes.ALREADY_JOINED, "this connection has joined a room already")
             return
-        if hello.role == "spectator" and hello.seat_token is not None:
-            self.close_with(
-                codes.BAD_SEAT_TOKEN, "a spectator holds no seat token; join as a player"
-            )
+        if not self._admissible(hello):
             return
         cluster = self.services.cluster
         try:
@@ -287,12 +327,37 @@ class Connection:
         except RoomRefusal as exc:
             self.close_with(exc.code, exc.message)
             return
+        self._enter(room, hello)
+
+    def _admissible(self, hello: Hello) -> bool:
+        """False (and the connection closing) for a hello no room could take."""
+        if hello.role == "spectator" and hello.seat_token is not None:
+            self.close_with(
+                codes.BAD_SEAT_TOKEN, "a spectator holds no seat token; join as a player"
+            )
+            return False
+        return True
+
+    def _live(self, room_id: str) -> Room | None:
+        """The room, if this node runs it now and a join needs no wait (see Rooms.get)."""
+        cluster = self.services.cluster
+        if cluster is not None and cluster.draining:
+            return None
+        room = self.services.rooms.live.get(room_id)
+        return None if room is None or room.broken else room
+
+    def _enter(self, room: Room | RemoteRoom, hello: Hello) -> None:
         self.seat = None
         self.room = room
         self.pid = room.join(self, hello)
 
     async def leave(self) -> None:
+        """The socket is gone: leave the room (once a hello under way is answered)."""
         self.gone = True
+        task = self._hello_task
+        if task is not None and not task.done():
+            with contextlib.suppress(Exception):
+                await task
         if self.room is not None and self.pid is not None:
             self.room.leave(self.pid)
 
