@@ -22,8 +22,10 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol
+
+import attrs
 
 from engine.core import choose
 from protocol import errors as codes
@@ -69,6 +71,19 @@ from server.views import room_summary
 log = logging.getLogger("rollhouse.room")
 
 _peer_ids = itertools.count(1)
+_AT_ONCE = (Join, Leave, ResyncIn, TimerFired)
+"""Inputs a waiting room handles as they are posted (they seldom write; see Room.post)."""
+_WRITES = (Append, SaveReply, Settle)
+
+
+@attrs.frozen
+class _Carry:
+    """Outputs of an input handled at once that the task carries out: its first write
+    and what follows (or nothing: the driven mark to update)."""
+
+    outputs: tuple[Output, ...]
+
+
 MAX_BATCH = 64
 """At most this many queued commands are decided together and written as one append."""
 
@@ -115,9 +130,11 @@ class Room:
         self.fence = fence
         self.clock = clock
         self.peers: dict[PeerId, Peer] = {}
-        self.mailbox: asyncio.Queue[tuple[Input | None, asyncio.Future[Any] | None]] = (
+        self.mailbox: asyncio.Queue[tuple[Input | _Carry | None, asyncio.Future[Any] | None]] = (
             asyncio.Queue()
         )
+        self._parked = False
+        """The task waits on an empty mailbox: no input is being handled."""
         self.timers: dict[str, asyncio.TimerHandle] = {}
         self.ops: dict[int, asyncio.Future[Finished]] = {}
         self.broken = False
@@ -167,8 +184,37 @@ class Room:
                 await self._task
 
     def post(self, inp: Input) -> None:
-        """Queue ``inp`` behind everything already in the mailbox."""
+        """Queue ``inp`` behind everything already in the mailbox; or, when the room is
+        waiting for input and ``inp`` is a join, leave, resync or timer, handle it now
+        (:meth:`_at_once`): the same order, one turn of the event loop sooner."""
+        if self._parked and self.mailbox.empty() and type(inp) in _AT_ONCE and not self.broken:
+            self._at_once(inp)
+            return
         self.mailbox.put_nowait((inp, None))
+
+    def _at_once(self, inp: Input) -> None:
+        """Handle ``inp`` while the room's task waits for input: everything up to the
+        first write is done here; that write and what follows it go to the task, first
+        in its mailbox (as a :class:`_Carry`), like the rest of any input."""
+        self.last_active = time.monotonic()
+        rest: tuple[Output, ...] = ()
+        try:
+            outputs = self.core.handle(inp)
+            for i, out in enumerate(outputs):
+                if type(out) in _WRITES:
+                    rest = tuple(outputs[i:])
+                    break
+                self._do(out)
+        except Exception:  # a bug: stop serving from memory rather than guess
+            log.exception("room %s failed", self.room_id)
+            self._broken(codes.UNAVAILABLE, "the room failed; reconnect")
+        finally:
+            self._flush()
+            self._pieces.clear()
+        if rest or (self.core.needs_driver != self.driven and not self.broken):
+            self.mailbox.put_nowait((_Carry(rest), None))
+        if isinstance(inp, Leave):
+            self.peers.pop(inp.peer, None)
 
     async def request(self, make: Callable[[int, float], Input]) -> None:
         """Run an operation (``make(op, now)``) and wait until the core says it is over."""
@@ -225,12 +271,18 @@ class Room:
     # -- the actor -------------------------------------------------------------------------
 
     async def _run(self) -> None:
-        carried: tuple[Input | None, asyncio.Future[Any] | None] | None = None
+        carried: tuple[Input | _Carry | None, asyncio.Future[Any] | None] | None = None
         while True:
-            if carried is None:
-                inp, future = await self.mailbox.get()
-            else:
+            if carried is not None:
                 (inp, future), carried = carried, None
+            elif not self.mailbox.empty():
+                inp, future = self.mailbox.get_nowait()
+            else:
+                self._parked = True
+                try:
+                    inp, future = await self.mailbox.get()
+                finally:
+                    self._parked = False
             if isinstance(inp, CommandIn) and future is None:
                 inp, carried = self._gather(inp)
             self.last_active = time.monotonic()
@@ -247,7 +299,7 @@ class Room:
 
     def _gather(
         self, first: CommandIn
-    ) -> tuple[Input, tuple[Input | None, asyncio.Future[Any] | None] | None]:
+    ) -> tuple[Input, tuple[Input | _Carry | None, asyncio.Future[Any] | None] | None]:
         """``first`` and the commands queued right behind it (up to ``MAX_BATCH``), as one
         input; and the next queued item that is not one, taken out on the way."""
         batch = [first]
@@ -260,15 +312,16 @@ class Room:
             return first, None
         return Commands(tuple(batch), batch[-1].now), None
 
-    async def _feed(self, inp: Input) -> None:
+    async def _feed(self, inp: Input | _Carry) -> None:
         try:
-            await self._feed_core(inp)
+            outputs = inp.outputs if isinstance(inp, _Carry) else self.core.handle(inp)
+            await self._carry_out(outputs)
         finally:
             self._flush()
             self._pieces.clear()
 
-    async def _feed_core(self, inp: Input) -> None:
-        outputs = self.core.handle(inp)
+    async def _carry_out(self, outputs: Sequence[Output]) -> None:
+        """Do ``outputs`` in order, feeding each write's outcome back to the core."""
         while outputs:
             outcome: Input | None = None
             for out in outputs:
