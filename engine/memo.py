@@ -43,6 +43,19 @@ class Memo:
         self._last[slot] = (inputs, value)
         return value
 
+    def keyed(self, slot: Hashable, inputs: tuple[Any, ...], build: Callable[[], T]) -> T:
+        """``build()``, or the object it gave last time for ``slot`` if every one of
+        ``inputs`` is the same object as then. For a part built from a larger value
+        (a player) of which it reads a few fields: ``inputs`` are those fields."""
+        hit = self._last.get(slot)
+        if hit is not None:
+            before = hit[0]
+            if len(before) == len(inputs) and all(map(is_, before, inputs)):
+                return hit[1]  # type: ignore[no-any-return]
+        value = build()
+        self._last[slot] = (inputs, value)
+        return value
+
 
 class _Fresh(Memo):
     """A memo that remembers nothing: every part is built anew."""
@@ -51,6 +64,9 @@ class _Fresh(Memo):
 
     def part(self, slot: Hashable, build: Callable[..., T], *inputs: Any) -> T:
         return build(*inputs)
+
+    def keyed(self, slot: Hashable, inputs: tuple[Any, ...], build: Callable[[], T]) -> T:
+        return build()
 
 
 FRESH: Memo = _Fresh()

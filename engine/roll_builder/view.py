@@ -124,11 +124,22 @@ def effect_data(e: Effect | None) -> dict[str, Any] | None:
 
 
 def _player(seat: int, p: Player, event: str | None, memo: Memo = FRESH) -> dict[str, Any]:
-    """One seat's sheet. The map and the city's fixed lists come through ``memo`` by the
-    player fields they read, so a die or a resource spent rebuilds (and the diff walks)
-    neither the 40-odd map spaces nor the buildings."""
+    """One seat's sheet. Its larger parts come through ``memo`` by the player fields
+    they read, so a die or a resource spent rebuilds (and the diff walks) neither the
+    40-odd map spaces, the buildings, the wonder's boxes, the innovations nor the score."""
     city = city_of(p)
-    scored = items(p, event)
+    metrics = (
+        p.wonder,
+        p.roads,
+        p.buildings,
+        p.marked,
+        p.discovered,
+        p.wealth,
+        p.favor,
+        p.strength,
+    )
+    score, lines = memo.keyed(("items", seat), (*metrics, p.bonus, p.abilities,
+                              p.turn_abilities, event), lambda: _items(p, event))  # fmt: skip
     return {
         "seat": seat,
         "city": {"id": city.id, "name": city.name, "band": list(city.band)},
@@ -142,30 +153,50 @@ def _player(seat: int, p: Player, event: str | None, memo: Memo = FRESH) -> dict
         "storage": city.storage,
         "map": memo.part(("map", seat), _map, p.city, p.roads, p.marked, p.buildings),
         "buildings": memo.part(("buildings", seat), _buildings, p.city),
-        "wonder": _wonder(p),
-        "innovations": [
-            {
-                "id": inv.id,
-                "name": inv.name,
-                "text": inv.text,
-                "points": inv.points,
-                "cost": [
-                    {"resource": r, "paid": (inv.id, i) in p.paid} for i, r in enumerate(inv.cost)
-                ],
-                "discovered": inv.id in p.discovered,
-            }
-            for inv in city.innovations
-        ],
-        "tracks": {
-            "favor": {"values": list(city.favor_track), "crossed": p.favor},
-            "strength": {"values": list(city.strength_track), "crossed": p.strength},
-        },
+        "wonder": memo.keyed(("wonder", seat), metrics, lambda: _wonder(p)),
+        "innovations": memo.part(("innovations", seat), _innovations, p.city, p.paid, p.discovered),
+        "tracks": memo.part(("tracks", seat), _tracks, p.city, p.favor, p.strength),
         "specials": list(city.special_text),
-        "abilities": [ability_data(a) for a in (*p.abilities, *p.turn_abilities)],
+        "abilities": memo.part(("abilities", seat), _abilities, p.abilities, p.turn_abilities),
         "visionaries": list(p.visionaries),
-        "score": sum(i.points for i in scored),
-        "items": [{"category": i.category, "label": i.label, "points": i.points} for i in scored],
+        "score": score,
+        "items": lines,
     }
+
+
+def _items(p: Player, event: str | None) -> tuple[int, list[dict[str, Any]]]:
+    """The score and its lines."""
+    scored = items(p, event)
+    lines = [{"category": i.category, "label": i.label, "points": i.points} for i in scored]
+    return sum(i.points for i in scored), lines
+
+
+def _innovations(
+    city_id: str, paid: frozenset[tuple[str, int]], discovered: tuple[str, ...]
+) -> list[dict[str, Any]]:
+    return [
+        {
+            "id": inv.id,
+            "name": inv.name,
+            "text": inv.text,
+            "points": inv.points,
+            "cost": [{"resource": r, "paid": (inv.id, i) in paid} for i, r in enumerate(inv.cost)],
+            "discovered": inv.id in discovered,
+        }
+        for inv in CITIES[city_id].innovations
+    ]
+
+
+def _tracks(city_id: str, favor: int, strength: int) -> dict[str, Any]:
+    city = CITIES[city_id]
+    return {
+        "favor": {"values": list(city.favor_track), "crossed": favor},
+        "strength": {"values": list(city.strength_track), "crossed": strength},
+    }
+
+
+def _abilities(kept: tuple[Ability, ...], this_turn: tuple[Ability, ...]) -> list[dict[str, Any]]:
+    return [ability_data(a) for a in (*kept, *this_turn)]
 
 
 def _buildings(city_id: str) -> list[dict[str, Any]]:
