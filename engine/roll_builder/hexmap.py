@@ -88,6 +88,10 @@ def _vertex(a: Hex, b: Hex, c: Hex) -> Vertex:
     return (x, y, z)
 
 
+EDGE_KINDS = ("cliff", "water", "coast", "land")
+"""What :meth:`Geometry.kind` can answer."""
+
+
 @attrs.frozen
 class Geometry:
     """The fixed geometry of one map: which hexes exist and which edges are drawable."""
@@ -98,6 +102,26 @@ class Geometry:
     cliffs: frozenset[Edge]
     edges: frozenset[Edge]
     """Every available edge (not cut off by the map border)."""
+    ordered: tuple[Edge, ...] = attrs.field(init=False, eq=False, repr=False)
+    """``edges`` sorted (derived once)."""
+    kinds: Mapping[Edge, str] = attrs.field(init=False, eq=False, repr=False)
+    """Each available edge's :meth:`kind` (derived once)."""
+    at: Mapping[Vertex, tuple[Edge, ...]] = attrs.field(init=False, eq=False, repr=False)
+    """The available edges meeting at each corner (derived once)."""
+
+    def __attrs_post_init__(self) -> None:
+        object.__setattr__(self, "ordered", tuple(sorted(self.edges)))
+        object.__setattr__(self, "kinds", {e: self._kind(e) for e in self.edges})
+        at: dict[Vertex, list[Edge]] = {}
+        for e in self.ordered:
+            for v in edge_vertices(e):
+                at.setdefault(v, []).append(e)
+        object.__setattr__(self, "at", {v: tuple(es) for v, es in at.items()})
+
+    def reachable(self, network: frozenset[Vertex]) -> set[Edge]:
+        """Every available edge that :meth:`touches` the road network."""
+        at = self.at
+        return {e for v in network for e in at.get(v, ())}
 
     @classmethod
     def build(
@@ -112,6 +136,10 @@ class Geometry:
     def kind(self, e: Edge) -> str:
         """``cliff``, ``water`` (water on both sides, or water and the border),
         ``coast`` (land against water) or ``land``."""
+        known = self.kinds.get(e)
+        return known if known is not None else self._kind(e)
+
+    def _kind(self, e: Edge) -> str:
         if e in self.cliffs:
             return "cliff"
         sides = {self.terrain.get(h) for h in edge_hexes(e)}

@@ -7,10 +7,13 @@ cost circle reachable now, and ``Done``.
 
 from __future__ import annotations
 
+from functools import cache
+
+from engine.roll_builder.catalog import CITIES
 from engine.roll_builder.content import RESOURCES
 from engine.roll_builder.decide import TRACKS, box_open, has, room_on_track
 from engine.roll_builder.effects import active, allowed, city_of, of_kind, payers
-from engine.roll_builder.hexmap import network
+from engine.roll_builder.hexmap import EDGE_KINDS, network
 from engine.roll_builder.model import (
     Build,
     Command,
@@ -77,11 +80,10 @@ def _roads(state: State, p: Player, seat: int) -> list[Command]:
     geometry = city_of(p).geometry
     reach = network(p.roads)
     abilities = active(p, state.event)
-    return [
-        PlaceRoad(seat, e)
-        for e in sorted(geometry.edges - p.roads)
-        if geometry.touches(e, reach) and allowed(geometry.kind(e), abilities, state.turn)
-    ]
+    ok = {kind: allowed(kind, abilities, state.turn) for kind in EDGE_KINDS}
+    kinds = geometry.kinds
+    free = geometry.reachable(reach) - p.roads
+    return [PlaceRoad(seat, e) for e in sorted(free) if ok[kinds[e]]]
 
 
 def buildable(p: Player) -> list[tuple[int, int]]:
@@ -123,21 +125,29 @@ def _marks(p: Player, seat: int) -> list[Command]:
     reach = network(p.roads)
     return [
         MarkSpace(seat, h)
-        for h, s in sorted(city.spaces.items())
-        if s.effect is not None and h not in p.marked and city.geometry.connected(h, reach)
+        for h in marked_spaces(city.id)
+        if h not in p.marked and city.geometry.connected(h, reach)
     ]
+
+
+@cache
+def marked_spaces(city_id: str) -> tuple[tuple[int, int], ...]:
+    """The spaces of a city that can be marked (they have an effect), in order."""
+    return tuple(h for h, s in sorted(CITIES[city_id].spaces.items()) if s.effect is not None)
 
 
 def _pays(state: State, p: Player, seat: int) -> list[Command]:
     abilities = active(p, state.event)
     spendable = [r for r in RESOURCES if has(p, r)]
     out: list[Command] = []
+    ok: dict[str, frozenset[str]] = {}
     for inv in city_of(p).innovations:
         for circle, cost in enumerate(inv.cost):
             if (inv.id, circle) in p.paid:
                 continue
-            ok = payers(cost, abilities)
-            out.extend(Pay(seat, inv.id, circle, r) for r in spendable if r in ok)
+            if cost not in ok:
+                ok[cost] = payers(cost, abilities)
+            out.extend(Pay(seat, inv.id, circle, r) for r in spendable if r in ok[cost])
     return out
 
 
