@@ -70,11 +70,17 @@ def legal_commands(model: RoomModel, seat: int) -> list[Any]:
     return model.game.legal_commands(model.state, seat)
 
 
-def _as_sent(commands: list[Any]) -> list[dict[str, Any]]:
+def _as_sent(
+    commands: list[Any], known: Mapping[Any, dict[str, Any]] | None = None
+) -> list[dict[str, Any]]:
+    """Each command as a client would send it; one in ``known`` (a command -> the form
+    it was sent in before) keeps that very dict, so the diff passes over it."""
     out = []
     for command in commands:
-        data = to_data(command)
-        data.pop("seat", None)
+        data = known.get(command) if known else None
+        if data is None:
+            data = to_data(command)
+            data.pop("seat", None)
         out.append(data)
     return out
 
@@ -131,19 +137,18 @@ class Views:
         A game with ``legal_inputs`` has them computed again only when one of the state
         parts they come from is not the same object as last time."""
         model = self.model
-        if self.legal_inputs is not None and seat in self.you:
+        if self.legal_inputs is not None:
             inputs = (model.started, model.is_over, *self.legal_inputs(model.state, seat))
-            before = self.inputs[seat]
-            if len(before) == len(inputs) and all(map(is_, before, inputs)):
+            kept = self.inputs.get(seat)
+            if kept is not None and len(kept) == len(inputs) and all(map(is_, kept, inputs)):
                 return self.you[seat]
             self.inputs[seat] = inputs
-        elif self.legal_inputs is not None:
-            self.inputs[seat] = (model.started, model.is_over,
-                                 *self.legal_inputs(model.state, seat))  # fmt: skip
         commands = legal_commands(model, seat)
-        if seat not in self.you or commands != self.commands[seat]:
+        before = self.commands.get(seat)
+        if before is None or commands != before:
+            known = dict(zip(before, self.you[seat]["legal"], strict=True)) if before else None
             self.commands[seat] = commands
-            self.you[seat] = {"seat": seat, "legal": _as_sent(commands)}
+            self.you[seat] = {"seat": seat, "legal": _as_sent(commands, known)}
         return self.you[seat]
 
     def snapshot(self, viewer: Viewer) -> dict[str, Any]:
