@@ -10,9 +10,8 @@ from __future__ import annotations
 import itertools
 from typing import Any
 
-import attrs
-
 from engine.core import rng_for
+from engine.frozen import replace
 from engine.roll_player.catalog import CATALOG
 from engine.roll_player.commands import (
     Act,
@@ -196,5 +195,5 @@ def _skills(s: State, seat: int) -> list[Any]:
 def _arrow_moved(s: State, seat: int, arrow: str) -> State:
     """``s`` with ``seat``'s token moved by a skill's arrow (targets are chosen from there)."""
     p = s.players[seat]
-    p = attrs.evolve(p, cell=moved(p.cell, arrow) or p.cell)
-    return attrs.evolve(s, players=(*s.players[:seat], p, *s.players[seat + 1 :]))
+    p = replace(p, cell=moved(p.cell, arrow) or p.cell)
+    return replace(s, players=(*s.players[:seat], p, *s.players[seat + 1 :]))
