@@ -95,6 +95,17 @@ CREATE TABLE IF NOT EXISTS summaries (
 
 SYNCHRONOUS = ("full", "normal")
 
+_HEAD = (
+    "SELECT (SELECT epoch FROM fences WHERE room = ?), (SELECT MAX(seq) FROM events WHERE room = ?)"
+)
+"""A room's fence epoch and the seq its log ends at (None, None for a new room)."""
+_ROWS_PER_INSERT = 256
+"""An append of up to this many records is one INSERT (a statement is all or nothing)."""
+_INSERTS = {
+    n: "INSERT INTO events (room, seq, data) VALUES " + ", ".join(["(?, ?, ?)"] * n)
+    for n in range(1, _ROWS_PER_INSERT + 1)
+}
+
 
 class SqliteStore(GroupCommitted):
     """An EventStore in one SQLite file, driven from one worker thread."""
@@ -256,21 +267,34 @@ class SqliteStore(GroupCommitted):
         return outcomes
 
     def _write_one(self, conn: sqlite3.Connection, item: Append) -> int | BaseException:
-        if item.fence is not None:
-            current = self._epoch(item.room)
-            if current != item.fence:
-                return StoreFenced(item.room, item.fence, current)
-        last = self._last(item.room)
-        if last != item.expected:
-            return StoreConflict(item.room, item.expected, last)
+        """One room's append inside the batch's transaction: its fence and its log's end
+        read in one query, its records written by one statement (all or none of them),
+        so the room's other writes in the batch stand whatever this one does."""
+        epoch, last = conn.execute(_HEAD, (item.room, item.room)).fetchone()
+        if item.fence is not None and (epoch or 0) != item.fence:
+            return StoreFenced(item.room, item.fence, epoch or 0)
+        if (last or 0) != item.expected:
+            return StoreConflict(item.room, item.expected, last or 0)
+        n = len(item.blobs)
+        if n > _ROWS_PER_INSERT:  # more than one statement: all or none through a savepoint
+            return self._write_savepoint(conn, item)
+        values: list[Any] = []
+        for i, blob in enumerate(item.blobs, 1):
+            values += (item.room, item.expected + i, blob)
+        try:
+            if item.expected == 0:
+                self._enter_room(conn, item.room)
+            conn.execute(_INSERTS[n], values)
+        except sqlite3.IntegrityError:  # the primary key refused a duplicate position
+            return StoreConflict(item.room, item.expected, self._last(item.room))
+        return item.expected + n
+
+    def _write_savepoint(self, conn: sqlite3.Connection, item: Append) -> int | BaseException:
         rows = [(item.room, item.expected + i, blob) for i, blob in enumerate(item.blobs, 1)]
         conn.execute("SAVEPOINT one_append")
         try:
             if item.expected == 0:
-                conn.execute(
-                    "INSERT OR IGNORE INTO rooms (room, created_at) VALUES (?, ?)",
-                    (item.room, time.time()),
-                )
+                self._enter_room(conn, item.room)
             conn.executemany("INSERT INTO events (room, seq, data) VALUES (?, ?, ?)", rows)
         except sqlite3.IntegrityError:  # the primary key refused a duplicate position
             conn.execute("ROLLBACK TO one_append")
@@ -278,6 +302,12 @@ class SqliteStore(GroupCommitted):
             return StoreConflict(item.room, item.expected, self._last(item.room))
         conn.execute("RELEASE one_append")
         return item.expected + len(rows)
+
+    @staticmethod
+    def _enter_room(conn: sqlite3.Connection, room: str) -> None:
+        conn.execute(
+            "INSERT OR IGNORE INTO rooms (room, created_at) VALUES (?, ?)", (room, time.time())
+        )
 
     def _epoch(self, room: str) -> int:
         row = self._db().execute("SELECT epoch FROM fences WHERE room = ?", (room,)).fetchone()
