@@ -160,6 +160,18 @@ class MsgpackCodec(Codec):
         """See :meth:`Codec.encode_patch`."""
         return typing.cast(bytes, super().encode_patch(patch, pieces))
 
+    def encode_with(self, msg: Message, field: str, encoded: bytes) -> bytes:
+        """``encode(msg)``, with the value of ``field`` (its wire name) taken as already
+        encoded: ``encoded`` is spliced in, byte for byte what encoding it gives (a view
+        encoded once and sent in many welcomes)."""
+        wire = to_wire(msg)
+        pack = self._packer().pack
+        parts = [bytes((0x80 | len(wire),))]  # a fixmap: messages have fewer than 16 fields
+        for key, value in wire.items():
+            parts.append(pack(key))
+            parts.append(encoded if key == field else pack(value))
+        return b"".join(parts)
+
     def encode_data(self, plain: dict[str, Any]) -> bytes:
         """The msgpack bytes for a plain-data map."""
         return self._packer().pack(plain)  # type: ignore[no-any-return]

@@ -471,18 +471,31 @@ class RoomCore(Clockwork, Deciding):
                            self.views.snapshot(viewer), now)  # fmt: skip
         missed = self._missed(viewer, last_seq)
         if missed is None or last_seq is None:
-            self._send((peer,), snapshot)
+            self._send_view((peer,), snapshot, viewer, info.codec)
             return
         resume = Welcome(room, game, role, viewer, token, last_seq, None, now)
         if not missed:
             self._send((peer,), resume)
             return
-        whole = MSGPACK.encode(snapshot)  # what the patches must beat (and, if not, sent)
+        whole = self._with_view(snapshot, viewer)  # what the patches must beat (or be sent)
         if len(MSGPACK.encode(resume)) + sum(map(len, missed)) < len(whole):
             self._send((peer,), resume)
             self._out.append(SendFrames(peer, tuple(missed)))
         else:
             self._out.append(Send((peer,), snapshot, whole))
+
+    def _with_view(self, message: Welcome | Snapshot, viewer: Viewer) -> bytes:
+        """``message`` (carrying ``viewer``'s view) in msgpack, its view encoded once per
+        change of the room (:meth:`server.views.Views.encoded`)."""
+        return MSGPACK.encode_with(message, "view", self.views.encoded(viewer))
+
+    def _send_view(
+        self, peers: tuple[PeerId, ...], message: Welcome | Snapshot, viewer: Viewer, codec: str
+    ) -> None:
+        """Send a message carrying a whole view; to a msgpack peer, its view as encoded
+        for every other peer of the same viewer since the room last changed."""
+        frame = self._with_view(message, viewer) if codec == MSGPACK.name else None
+        self._out.append(Send(peers, message, frame))
 
     def _missed(self, viewer: Viewer, last_seq: int | None) -> list[bytes] | None:
         """The patches after ``last_seq``, if this room still holds all of them."""
@@ -495,7 +508,8 @@ class RoomCore(Clockwork, Deciding):
     def _resync(self, peer: PeerId) -> None:
         info = self.peers.get(peer)
         if info is not None:
-            self._send((peer,), Snapshot(self.model.seq, self.views.snapshot(info.seat)))
+            snapshot = Snapshot(self.model.seq, self.views.snapshot(info.seat))
+            self._send_view((peer,), snapshot, info.seat, info.codec)
 
     def presence(self) -> Presence:
         """Who is at the table now."""

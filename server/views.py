@@ -22,6 +22,7 @@ from typing import Any
 
 from engine.data import to_data
 from engine.memo import FRESH, Memo
+from protocol.codec import MSGPACK
 from protocol.patch import Op, diff
 from server.records import RoomModel
 
@@ -121,6 +122,8 @@ class Views:
         self.game = self._game_views()
         self.commands: dict[int, list[Any]] = {}
         self.you: dict[int, dict[str, Any]] = {}
+        self._encoded: dict[Viewer, bytes] = {}
+        """Each viewer's whole view in msgpack, made when first asked since the last change."""
         for seat in range(model.seats):
             self._you(seat)
 
@@ -158,9 +161,18 @@ class Views:
             out["you"] = self.you[viewer]
         return out
 
+    def encoded(self, viewer: Viewer) -> bytes:
+        """``snapshot(viewer)`` in msgpack: encoded once per change of the room, however
+        many join or resume in between (a crowd arriving costs one encoding per viewer)."""
+        frame = self._encoded.get(viewer)
+        if frame is None:
+            frame = self._encoded[viewer] = MSGPACK.encode_data(self.snapshot(viewer))
+        return frame
+
     def advance(self, model: RoomModel) -> dict[Viewer, list[Op]]:
         """Bring every part up to ``model``; the ops each viewer needs to follow."""
         self.model = model
+        self._encoded.clear()
         room = room_part(model, self.memos[None])
         room_ops = diff(self.room, room, ROOM)
         self.room = room

@@ -343,3 +343,16 @@ def test_server_frames_may_exceed_the_client_cap(codec: Codec) -> None:
     with pytest.raises(ProtocolError) as info:
         codec.decode_client(big)
     assert info.value.code == errors.TOO_LARGE
+
+
+def test_a_field_encoded_beforehand_is_spliced_byte_for_byte() -> None:
+    """encode_with gives the bytes encode gives, the view taken as already encoded."""
+    view = {"game": {"a": [1, 2, {"b": None}], "f": 1.5}, "room": {"status": "playing"}}
+    for message in (
+        Welcome("r-1", "rollie", "player", 1, "tok", 5, view, 12.5),
+        Welcome("r-1", "rollie", "spectator", None, None, 0, view, 0.0),
+        Snapshot(3, view),
+    ):
+        assert MSGPACK.encode_with(message, "view", MSGPACK.encode_data(view)) == MSGPACK.encode(
+            message
+        )
