@@ -9,7 +9,9 @@ It runs, each as its own process with ``--json``, with nothing of its own in bet
 3. ``python -m clients.bench.idle`` (10,000 idle connections);
 4. ``python -m clients.bench.resume``, flat out and ``--rate 300``;
 5. ``python -m clients.bench.load`` (a long room loading under traffic);
-6. ``python -m clients.bench.fold`` and ``python -m clients.bench.rooms``.
+6. ``python -m clients.bench.fold`` and ``python -m clients.bench.rooms``;
+7. ``python -m clients.bench.core``, alone and ``--together`` (the room core's CPU per
+   command, in process).
 
 ``--seconds`` is the window of each ``rollhouse bench`` target (default 10); the whole
 run takes about ten minutes on two cores. The machine's load average is taken before
@@ -48,6 +50,8 @@ def parts(seconds: float) -> list[tuple[str, list[str]]]:
         ("load", ["clients.bench.load", "--json"]),
         ("fold", ["clients.bench.fold", "--json"]),
         ("rooms", ["clients.bench.rooms", "--json"]),
+        ("core", ["clients.bench.core", "--json"]),
+        ("core_together", ["clients.bench.core", "--together", "--json"]),
     ]
 
 
@@ -124,6 +128,10 @@ def _idle(result: Parts) -> dict[str, Any]:
     return dict(result["idle"]["output"])
 
 
+def _core_us(part: str, game: str, result: Parts) -> Any:
+    return next(g for g in result[part]["output"]["games"] if g["game"] == game)["us_per_command"]
+
+
 def targets() -> list[Target]:
     """(figure, target, how to read it from the parts, whether it meets the target)."""
     printed: Callable[[Any], bool] = lambda _: True  # noqa: E731 - a figure with no target
@@ -169,6 +177,10 @@ def targets() -> list[Target]:
          lambda r: _sdk_ms(_stores(r, "rollie")["memory"], PLAYERS["rollie"] + 1),
          _at_most(0.25)),
     ]  # fmt: skip
+    for part, how in (("core", "one at a time"), ("core_together", "every awaited seat at once")):
+        for game in ("rollie", "roll-player", "roll-builder"):
+            rows.append((f"room core in process, us per command, {game}, {how}", "(printed)",
+                         partial(_core_us, part, game), printed))  # fmt: skip
     return rows
 
 
