@@ -4,9 +4,11 @@ The handshake is checked before the upgrade: a browser Origin that is not allowe
 gets HTTP 403 (``room/origin_forbidden``), an address past its connection limit HTTP
 429 (``room/too_many_connections``); neither is upgraded.
 
-Until its ``hello`` has joined a room a connection reads frames through ASGI; then,
-on the server's own protocol, each frame is handed to :meth:`Connection.on_frame` as
-uvicorn parses it (:mod:`server.frames`: no queue, no task switch).
+On the server's own protocol every frame, the hello too, is handed to
+:meth:`Connection.on_frame` as uvicorn parses it (:mod:`server.frames`: no queue, no
+task switch): a hello for a room this node runs joins there and then; one that must
+wait (the room loading, or run by another node) is answered by a task, and the frames
+after it wait for it, in order. On any other server frames come through ASGI.
 
 The connection owns a bounded outbox drained by its own writer task (both made the
 first time a frame has to wait, so an idle connection holds neither); the room only
@@ -14,10 +16,10 @@ ever calls :meth:`Connection.send_frames`, which never waits (the room hands ove
 all of one input's frames for a peer at once: a player's patch and its ack). Frames go
 straight to the socket's transport, in one write, when nothing is queued before them
 and the transport is below its high-water mark (:class:`server.frames.DirectWrite`:
-no task switch, no ASGI hops); otherwise they wait in the outbox, in order. When the outbox is full the client is
-too slow: it gets close 4000 ``room/slow_consumer`` if the socket
-can still take it, and its TCP connection is ended either way within a second; it
-resumes on reconnect. Commands go into the room's mailbox without waiting for the
+no task switch, no ASGI hops); otherwise they wait in the outbox, in order. When the
+outbox is full the client is too slow: it gets close 4000 ``room/slow_consumer`` if
+the socket can still take it, and its TCP connection is ended either way within a
+second; it resumes on reconnect. Commands go into the room's mailbox without waiting for the
 result, so a client may pipeline; they are processed in arrival order. The limits
 (hello timeout, message and resync rates, refusals) are in :mod:`server.limits`.
 """

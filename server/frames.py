@@ -7,9 +7,9 @@ path when the server runs :class:`FrameProtocol` (``rollhouse serve`` and the te
 do: ``uvicorn.Config(ws=FrameProtocol)``):
 
 - in: the protocol hands each whole message to the connection's ``on_frame`` as it
-  parses it, in the order it arrives, inside ``data_received`` (:class:`FrameProtocol`);
-  until a connection sets ``on_frame`` (or on any other server) messages go through
-  ASGI as usual, and the disconnect always does;
+  parses it, in the order it arrives, inside ``data_received`` (:class:`FrameProtocol`;
+  a connection sets ``on_frame`` as soon as it is accepted); until then (or on any
+  other server) messages go through ASGI as usual, and the disconnect always does;
 - out: frames are written straight to the transport, all of one turn's in one
   write, when nothing waits before them and the transport is below its high-water
   mark (:class:`DirectWrite`: the same calls the ASGI ``send`` makes).

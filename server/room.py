@@ -5,9 +5,13 @@ order is the arrival order; commands queued one behind another go in together, a
 :class:`~server.core_io.Commands`, so they share a write), feeds them to the core, and
 carries out the core's outputs in order: appends and stored replies go to the store
 (each outcome fed back before the next input), messages are encoded once per codec
-(the ops a change's patches share, once in all) and each peer's frames of one input
-handed to its connection together before the room next waits (the actor never awaits
-a socket), timers are armed on the loop. Time is read here (``clock``, unix seconds) and passed in as ``now``.
+(the core's own msgpack frames are used as they are) and each peer's frames of one
+input handed to its connection together before the room next waits (the actor never
+awaits a socket), timers are armed on the loop. A join, leave, resync or timer that
+reaches a room whose task is waiting on an empty mailbox is handled as it is posted,
+up to its first write, which the task then carries out first (:meth:`Room.post`): the
+same order, a turn of the event loop sooner. Time is read here (``clock``, unix
+seconds) and passed in as ``now``.
 
 When the core asks to settle an unknown outcome the shell fences the room and reads
 its log tail, retrying with capped backoff until the store answers.
