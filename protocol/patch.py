@@ -90,15 +90,21 @@ def _diff_maps(old: Mapping[str, Any], new: Mapping[str, Any], path: Path, ops: 
             continue
         if was is _ABSENT:
             ops.append({"op": "add", "path": [*path, key], "value": value})
-            continue
-        kind = type(value)
-        if kind is type(was) and kind in _LEAVES:
-            if was != value:
-                ops.append({"op": "replace", "path": [*path, key], "value": value})
-            continue
-        path.append(key)
-        _diff(was, value, path, ops)
-        path.pop()
+        else:
+            _diff_child(was, value, key, path, ops)
+
+
+def _diff_child(was: Any, value: Any, step: str | int, path: Path, ops: list[Op]) -> None:
+    """The ops for one child (``step``) that is not the same object on both sides: an
+    equal leaf needs none and makes no path."""
+    kind = type(value)
+    if kind is type(was) and kind in _LEAVES:
+        if was != value:
+            ops.append({"op": "replace", "path": [*path, step], "value": value})
+        return
+    path.append(step)
+    _diff(was, value, path, ops)
+    path.pop()
 
 
 def _diff_lists(old: Sequence[Any], new: Sequence[Any], path: Path, ops: list[Op]) -> None:
@@ -111,16 +117,8 @@ def _diff_lists(old: Sequence[Any], new: Sequence[Any], path: Path, ops: list[Op
         return
     for i in range(common):
         was, value = old[i], new[i]
-        if was is value:
-            continue
-        kind = type(value)
-        if kind is type(was) and kind in _LEAVES:
-            if was != value:
-                ops.append({"op": "replace", "path": [*path, i], "value": value})
-            continue
-        path.append(i)
-        _diff(was, value, path, ops)
-        path.pop()
+        if was is not value:
+            _diff_child(was, value, i, path, ops)
     for i in range(common, len(new)):
         ops.append({"op": "add", "path": [*path, i], "value": new[i]})
     for i in range(len(old) - 1, common - 1, -1):
