@@ -100,6 +100,17 @@ def reference_view(model: RoomModel, viewer: Viewer) -> dict[str, Any]:
     return out
 
 
+def _by_command(
+    commands: list[Any], sent: list[dict[str, Any]]
+) -> dict[Any, dict[str, Any]] | None:
+    """Each command's sent form, by the command (None if a game's commands are not
+    hashable: they are then all converted again)."""
+    try:
+        return dict(zip(commands, sent, strict=True))
+    except TypeError:
+        return None
+
+
 GAME, ROOM, YOU = ("game",), ("room",), ("you",)
 """The path prefixes of a view's three parts."""
 
@@ -149,7 +160,7 @@ class Views:
         commands = legal_commands(model, seat)
         before = self.commands.get(seat)
         if before is None or commands != before:
-            known = dict(zip(before, self.you[seat]["legal"], strict=True)) if before else None
+            known = _by_command(before, self.you[seat]["legal"]) if before else None
             self.commands[seat] = commands
             self.you[seat] = {"seat": seat, "legal": _as_sent(commands, known)}
         return self.you[seat]
