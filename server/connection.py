@@ -246,7 +246,7 @@ class Connection:
 
     async def _hello_then(self, hello: Hello) -> None:
         try:
-            await self.hello(hello)
+            await self._open(hello)
         finally:
             self._hello_task = None
             waiting, self._waiting = self._waiting or [], None
@@ -319,8 +319,11 @@ class Connection:
         if self.room is not None:
             self.reply_error(codes.ALREADY_JOINED, "this connection has joined a room already")
             return
-        if not self._admissible(hello):
-            return
+        if self._admissible(hello):
+            await self._open(hello)
+
+    async def _open(self, hello: Hello) -> None:
+        """Join the room of an admissible ``hello`` once it is found (or loaded)."""
         cluster = self.services.cluster
         try:
             room: Room | RemoteRoom = await (

@@ -2,8 +2,8 @@
 
 The ASGI way costs every frame a trip each way through uvicorn's queue and a task
 switch, and uvicorn stops reading the socket after each frame until the application
-has taken it (two ``epoll_ctl`` calls a frame). A joined connection takes neither
-path when the server runs :class:`FrameProtocol` (``rollhouse serve`` and the tests
+has taken it (two ``epoll_ctl`` calls a frame). A connection takes neither path once
+it is accepted, when the server runs :class:`FrameProtocol` (``rollhouse serve`` and the tests
 do: ``uvicorn.Config(ws=FrameProtocol)``):
 
 - in: the protocol hands each whole message to the connection's ``on_frame`` as it

@@ -314,7 +314,7 @@ def evolve(model: RoomModel, seq: int, record: Record) -> RoomModel:
             live = model.started and not game.is_over(state)
             since = _clocks(game, state, live, model.awaiting_since, record.at, record.seat)
             return replace(model, state=state, seq=seq, awaiting_since=since,
-                                last_move=(record.seat, record.by))  # fmt: skip
+                           last_move=(record.seat, record.by))  # fmt: skip
         case Seated():
             holders = {
                 **model.holders,
