@@ -45,8 +45,12 @@ log = logging.getLogger("rollhouse.rooms")
 
 SUMMARY_EVERY = 1.0
 """Seconds between two writes of the live rooms' changed summaries to the index."""
-LOAD_CHUNK = 100
-"""Records folded between two yields to the event loop while a room loads (~4 ms)."""
+LOAD_CHUNK = 50
+"""Records folded between two yields to the event loop while a room loads (~2 ms of
+Roll Builder's, the costliest to fold)."""
+LOAD_PAGE = 200
+"""Records read from the store at once while a room loads: a Redis reply is parsed on
+the event loop, so a room's whole log in one read would stall every other room."""
 
 ROOM_SETTINGS = {"clock", "bots", "bot_policy", "bot_delay", "takeover_after"}
 
@@ -215,20 +219,30 @@ class Rooms:
                 raise RoomRefusal(codes.ROOM_NOT_FOUND, f"no room {room_id!r}")
             snapshot = await self.store.load_snapshot(room_id)
             builder = Rebuilder(room_id, head[0].data, snapshot and snapshot[1], self.core_settings)
-            records = await self.store.read(room_id, builder.seq)
             replies = await self.store.load_replies(room_id)
+            folded = await self._fold_log(builder)
         except StoreError as exc:
             if exc.code == "store/bad_room":
                 raise RoomRefusal(codes.ROOM_NOT_FOUND, f"no room {room_id!r}") from exc
             raise RoomRefusal(codes.UNAVAILABLE, f"the event log is unavailable: {exc}") from exc
-        for i in range(0, len(records), LOAD_CHUNK):  # other rooms run between chunks
-            builder.fold([(r.seq, r.data) for r in records[i : i + LOAD_CHUNK]])
-            await asyncio.sleep(0)
         core = builder.core(replies)
         self.metrics.load_seconds.observe(time.perf_counter() - started)
-        log.info("room %s loaded: %d records folded%s", room_id, len(records),
+        log.info("room %s loaded: %d records folded%s", room_id, folded,
                  f" after the snapshot at {builder.snapshot_seq}" if builder.snapshot_seq else "")  # fmt: skip
         return await self._activate(core, fence)
+
+    async def _fold_log(self, builder: Rebuilder) -> int:
+        """Fold the log after ``builder``'s seq, read a page at a time and folded a chunk
+        at a time, other rooms running between chunks; the records folded."""
+        folded = 0
+        while True:
+            page = await self.store.read(builder.model.room_id, builder.seq, LOAD_PAGE)
+            for i in range(0, len(page), LOAD_CHUNK):
+                builder.fold([(r.seq, r.data) for r in page[i : i + LOAD_CHUNK]])
+                await asyncio.sleep(0)
+            folded += len(page)
+            if len(page) < LOAD_PAGE:
+                return folded
 
     async def _claim(self, room_id: str) -> int:
         """Claim the right to write ``room_id`` (RoomElsewhere when another node holds it)."""

@@ -134,3 +134,41 @@ async def test_a_restarted_server_loads_rooms_from_their_snapshots(tmp_path: Pat
         async with httpx.AsyncClient(base_url=again.url) as http:
             metrics = (await http.get("/metrics")).text
         assert "rollhouse_room_load_seconds_count 1" in metrics
+
+
+async def test_a_long_log_is_read_a_page_at_a_time_and_loaded_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A room whose log spans many read pages (small pages here, with chunks that do not
+    divide them) loads to the room that was played, every record folded once."""
+    from clients.sdk import Client
+    from server import rooms
+
+    url = f"sqlite:///{tmp_path}/s.db"
+    settings = Settings(store_url=url, snapshot_every=10_000)
+    async with serve(settings) as server:
+        info = await server.create_room("rollie", 3, room={"bots": 3, "bot_delay": 0})
+        room = info["room"]
+        watcher = await Client(server.ws_url, room, role="spectator").connect()
+        final = await watcher.wait_for(lambda v: v["room"]["status"] == "finished", timeout=60)
+        await watcher.close()
+        last = await server.services.store.last_seq(room)
+    assert last > 3 * 7
+    monkeypatch.setattr(rooms, "LOAD_PAGE", 7)
+    monkeypatch.setattr(rooms, "LOAD_CHUNK", 3)
+    reads: list[int] = []
+    async with serve(Settings(store_url=url, snapshot_every=10_000)) as again:
+        store = again.services.store
+        read = store.read
+
+        async def counted(room_id: str, after: int = 0, limit: int | None = None) -> Any:
+            reads.append(after)
+            return await read(room_id, after, limit)
+
+        monkeypatch.setattr(store, "read", counted)
+        watcher = await Client(again.ws_url, room, role="spectator").connect()
+        assert same(watcher.view, final)
+        await watcher.close()
+        assert again.services.rooms.live[room].core.model.seq == last
+    pages = reads[1:]  # after the head
+    assert pages == list(range(1, last + 1, 7))  # until a page comes back short
