@@ -7,8 +7,10 @@ is the arrival order) and carries out its outputs in order.
 
 Writes. At most one write is pending at a time: an :class:`Append` of records (or a
 :class:`SaveReply`) is answered by the shell with :class:`WriteDone` or
-:class:`WriteFailed` before any other input. Only a durable write changes the model
-(durable before visible); then every viewer gets its patch and the command its ack.
+:class:`WriteFailed` before any other input, except a :class:`Join` that writes
+nothing (:meth:`RoomCore.reads_only`): it is welcomed from the durable model while the
+write is in flight. Only a durable write changes the model (durable before visible);
+then every viewer gets its patch and the command its ack.
 Commands that arrive together (:class:`Commands`) are decided one after another and
 written as one append with one patch per viewer (:mod:`server.core_commands`).
 
@@ -212,7 +214,11 @@ class RoomCore(Clockwork, Deciding):
         """Everything the shell must do, in order, because of ``inp``."""
         if self.broken:
             return []
-        if self.pending is not None and not isinstance(inp, WriteDone | WriteFailed | TailRead):
+        if (
+            self.pending is not None
+            and not isinstance(inp, WriteDone | WriteFailed | TailRead)
+            and not (type(inp) is Join and self.reads_only(inp))
+        ):
             raise RuntimeError(f"{type(inp).__name__} while a write is pending")
         match inp:
             case WriteDone():
@@ -247,6 +253,17 @@ class RoomCore(Clockwork, Deciding):
             self._drive(inp.now)
         out, self._out = self._out, []
         return out
+
+    def reads_only(self, join: Join) -> bool:
+        """Whether ``join`` is answered without a write (a spectator, or a seat's token),
+        so it may be handled while a write is in flight: its welcome is the durable view,
+        and the write's patch follows it like any other viewer's."""
+        return join.role == "spectator" or join.token is not None
+
+    def holder_of(self, token: str | None) -> PeerId | None:
+        """The connection that holds the seat ``token`` opens, if any."""
+        seat = None if token is None else self.model.seat_for_token(token)
+        return None if seat is None else self.seated.get(seat)
 
     @property
     def needs_driver(self) -> bool:

@@ -10,8 +10,11 @@ input handed to its connection together before the room next waits (the actor ne
 awaits a socket), timers are armed on the loop. A join, leave, resync or timer that
 reaches a room whose task is waiting on an empty mailbox is handled as it is posted,
 up to its first write, which the task then carries out first (:meth:`Room.post`): the
-same order, a turn of the event loop sooner. Time is read here (``clock``, unix
-seconds) and passed in as ``now``.
+same order, a turn of the event loop sooner. A join that only reads the room (a
+spectator, a seat's resume) is handled as it is posted even while the room is busy,
+ahead of what waits unless something of its seat does: the core answers it from what
+is durable (:meth:`RoomCore.reads_only`). Time is read here (``clock``, unix seconds)
+and passed in as ``now``.
 
 When the core asks to settle an unknown outcome the shell fences the room and reads
 its log tail, retrying with capped backoff until the store answers.
@@ -26,7 +29,8 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections import deque
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from typing import Any, Protocol
 
 import attrs
@@ -88,6 +92,46 @@ class _Carry:
     outputs: tuple[Output, ...]
 
 
+class Mailbox:
+    """A room's inputs in arrival order, which its one task waits on.
+
+    Lighter than an ``asyncio.Queue`` on the path every command takes (no size bound,
+    one waiter, no loop lookup per call), and the shell may look through what waits
+    (:meth:`Room.post` does, before answering a join ahead of it)."""
+
+    __slots__ = ("_items", "_waiter")
+
+    def __init__(self) -> None:
+        self._items: deque[tuple[Input | _Carry | None, asyncio.Future[Any] | None]] = deque()
+        self._waiter: asyncio.Future[None] | None = None
+
+    def put(self, item: tuple[Input | _Carry | None, asyncio.Future[Any] | None]) -> None:
+        self._items.append(item)
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
+    def empty(self) -> bool:
+        return not self._items
+
+    def take(self) -> tuple[Input | _Carry | None, asyncio.Future[Any] | None]:
+        """The first item (the mailbox must not be empty)."""
+        return self._items.popleft()
+
+    async def get(self) -> tuple[Input | _Carry | None, asyncio.Future[Any] | None]:
+        """The first item, once there is one."""
+        while not self._items:
+            self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self._waiter
+            finally:
+                self._waiter = None
+        return self._items.popleft()
+
+    def __iter__(self) -> Iterator[tuple[Input | _Carry | None, asyncio.Future[Any] | None]]:
+        return iter(self._items)
+
+
 MAX_BATCH = 64
 """At most this many queued commands are decided together and written as one append."""
 
@@ -134,9 +178,7 @@ class Room:
         self.fence = fence
         self.clock = clock
         self.peers: dict[PeerId, Peer] = {}
-        self.mailbox: asyncio.Queue[tuple[Input | _Carry | None, asyncio.Future[Any] | None]] = (
-            asyncio.Queue()
-        )
+        self.mailbox = Mailbox()
         self._parked = False
         """The task waits on an empty mailbox: no input is being handled."""
         self.timers: dict[str, asyncio.TimerHandle] = {}
@@ -188,13 +230,43 @@ class Room:
                 await self._task
 
     def post(self, inp: Input) -> None:
-        """Queue ``inp`` behind everything already in the mailbox; or, when the room is
-        waiting for input and ``inp`` is a join, leave, resync or timer, handle it now
-        (:meth:`_at_once`): the same order, one turn of the event loop sooner."""
-        if self._parked and self.mailbox.empty() and type(inp) in _AT_ONCE and not self.broken:
-            self._at_once(inp)
-            return
-        self.mailbox.put_nowait((inp, None))
+        """Queue ``inp`` behind everything already in the mailbox; or handle it now
+        (:meth:`_at_once`) when that changes no answer:
+
+        - the room is waiting for input and ``inp`` is a join, leave, resync or timer:
+          the same order, one turn of the event loop sooner;
+        - the room is busy (a write in flight, inputs waiting) and ``inp`` is a join that
+          only reads the room (a spectator, or a seat's token: a resume), with nothing
+          waiting that concerns that seat: it is welcomed from what is durable now, and
+          the patches of what was waiting follow it, instead of waiting behind them
+          (a write waits for its commit: a reconnecting player would wait for every
+          commit queued in the room)."""
+        if not self.broken and type(inp) in _AT_ONCE:
+            if self._parked and self.mailbox.empty():
+                self._at_once(inp)
+                return
+            if type(inp) is Join and self._ahead(inp):
+                self._at_once(inp)
+                return
+        self.mailbox.put((inp, None))
+
+    def _ahead(self, join: Join) -> bool:
+        """Whether ``join`` may be answered ahead of the inputs waiting for the room."""
+        if not self.core.reads_only(join):
+            return False
+        if join.role == "spectator":
+            return True  # a new peer: nothing waiting is about it
+        holder = self.core.holder_of(join.token)
+        for item, _ in self.mailbox:  # anything of the same seat keeps its place before it
+            if isinstance(item, CommandIn | Leave | ResyncIn):
+                if item.peer == holder:
+                    return False
+            elif isinstance(item, Commands):
+                if any(c.peer == holder for c in item.commands):
+                    return False
+            elif isinstance(item, Join) and item.token == join.token:
+                return False
+        return True
 
     def _at_once(self, inp: Input) -> None:
         """Handle ``inp`` while the room's task waits for input: everything up to the
@@ -216,7 +288,7 @@ class Room:
             self._flush()
             self._pieces.clear()
         if rest or (self.core.needs_driver != self.driven and not self.broken):
-            self.mailbox.put_nowait((_Carry(rest), None))
+            self.mailbox.put((_Carry(rest), None))
         if isinstance(inp, Leave):
             self.peers.pop(inp.peer, None)
 
@@ -235,7 +307,7 @@ class Room:
     async def settled(self) -> None:
         """Wait until everything posted so far has been handled (for tests and shutdown)."""
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-        self.mailbox.put_nowait((None, future))
+        self.mailbox.put((None, future))
         await future
 
     # -- what connections call -------------------------------------------------------------
@@ -280,7 +352,7 @@ class Room:
             if carried is not None:
                 (inp, future), carried = carried, None
             elif not self.mailbox.empty():
-                inp, future = self.mailbox.get_nowait()
+                inp, future = self.mailbox.take()
             else:
                 self._parked = True
                 try:
@@ -308,7 +380,7 @@ class Room:
         input; and the next queued item that is not one, taken out on the way."""
         batch = [first]
         while len(batch) < MAX_BATCH and not self.mailbox.empty():
-            item = self.mailbox.get_nowait()
+            item = self.mailbox.take()
             if not isinstance(item[0], CommandIn) or item[1] is not None:
                 return Commands(tuple(batch), batch[-1].now), item
             batch.append(item[0])

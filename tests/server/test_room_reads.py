@@ -1,0 +1,137 @@
+"""The room shell answers a join that only reads ahead of a write in flight.
+
+A room whose append is held at a gate (a memory store that waits for the test) is
+busy: a spectator's hello, or a seat's resume with nothing of that seat waiting, is
+welcomed as it is posted; a resume whose seat has a command waiting, or a hello that
+takes a free seat, waits its turn. Once the gate opens, every peer has the patch.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from typing import Any
+
+from protocol import errors as codes
+from protocol.codec import MSGPACK, codec_for
+from protocol.messages import Hello, Welcome
+from server.config import Settings
+from server.metrics import Metrics
+from server.room import Room
+from server.store.memory import MemoryStore
+from tests.server.core_harness import Table
+from tests.server.test_core_reads import tokens_of
+
+ROOM = "r-test"
+ANN, BOB = 10**9, 10**9 + 1
+
+
+class GatedStore(MemoryStore):
+    """A memory store whose appends wait until the test opens the gate."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate = asyncio.Event()
+        self.gate.set()
+        self.waiting = 0
+
+    async def append(
+        self,
+        room: str,
+        records: Sequence[dict[str, Any]],
+        expected_seq: int,
+        *,
+        fence: int | None = None,
+    ) -> int:
+        self.waiting += 1
+        await self.gate.wait()
+        self.waiting -= 1
+        return await super().append(room, records, expected_seq, fence=fence)
+
+
+class Peer:
+    """A connection that keeps what it is sent, decoded."""
+
+    codec_name = MSGPACK.name
+
+    def __init__(self) -> None:
+        self.gone = False
+        self.seat: int | None = None
+        self.role: str | None = None
+        self.got: list[Any] = []
+        self.closed: str | None = None
+
+    def send_frame(self, frame: bytes | str) -> None:
+        self.got.append(MSGPACK.decode_server(frame))  # type: ignore[arg-type]
+
+    def send_frames(self, frames: list[bytes | str]) -> None:
+        for frame in frames:
+            self.send_frame(frame)
+
+    def encode(self, message: Any) -> bytes | str:
+        return codec_for(self.codec_name).encode(message)
+
+    def close_with(self, code: str, message: str) -> None:
+        self.closed = code
+
+    def welcomed(self) -> bool:
+        return any(isinstance(m, Welcome) for m in self.got)
+
+
+async def busy_room() -> tuple[Room, GatedStore, dict[int, Peer], dict[int, str]]:
+    """A Rollie room of two seated players whose roll is being written (gate closed)."""
+    table = Table.new("rollie", 2)
+    table.join(ANN, "ann")  # peer ids far from those Room.join hands out
+    table.join(BOB, "bob")
+    tokens = tokens_of(table)
+    store = GatedStore()
+    await store.append(ROOM, [data for _, data in table.log], 0)
+    room = Room(table.core, store, Settings(store_url="memory://"), Metrics())
+    peers = {pid: Peer() for pid in (ANN, BOB)}
+    room.peers.update(peers)
+    room.start()
+    await room.settled()
+    store.gate.clear()
+    roller = (ANN, BOB)[table.model.state.first_player]
+    room.command(roller, "roll", {"type": "roll"})
+    for _ in range(100):  # bounded: the task reaches the gate within a few turns
+        if store.waiting:
+            break
+        await asyncio.sleep(0)
+    assert store.waiting == 1
+    return room, store, peers, tokens
+
+
+async def test_a_spectator_is_welcomed_while_a_write_waits_and_gets_its_patch() -> None:
+    room, store, _, _ = await busy_room()
+    seq = room.model.seq
+    watcher = Peer()
+    room.join(watcher, Hello(ROOM, "spectator"))
+    assert watcher.welcomed(), "the spectator waited for the write"
+    assert watcher.got[0].seq == seq
+    store.gate.set()
+    await room.settled()
+    assert room.model.seq > seq
+    assert [m.to for m in watcher.got if m.TYPE == "patch"][-1] == room.model.seq
+    await room.stop()
+
+
+async def test_a_resume_waits_behind_a_command_of_its_own_seat() -> None:
+    room, store, peers, tokens = await busy_room()
+    room.command(BOB, "late", {"type": "secure"})  # bob's, queued behind the write
+    bob_again, ann_again = Peer(), Peer()
+    room.join(bob_again, Hello(ROOM, "player", seat_token=tokens[1]))
+    assert not bob_again.welcomed(), "a resume went ahead of its own seat's command"
+    room.join(ann_again, Hello(ROOM, "player", seat_token=tokens[0]))
+    assert ann_again.welcomed(), "a resume with nothing of its seat waiting waited"
+    assert peers[ANN].closed == codes.REPLACED
+    newcomer = Peer()  # a hello for a seat: it may write, so it waits (here: no seat left)
+    room.join(newcomer, Hello(ROOM, "player", name="cy"))
+    assert newcomer.closed is None and not newcomer.got
+    store.gate.set()
+    await room.settled()
+    assert bob_again.welcomed() and peers[BOB].closed == codes.REPLACED
+    assert newcomer.closed == codes.ROOM_FULL
+    late = [m for m in bob_again.got if m.TYPE in ("ack", "reject")]
+    assert late == [], "bob's queued command was answered on his new connection"
+    await room.stop()
