@@ -107,6 +107,18 @@ def test_a_snapshot_that_does_not_parse_is_ignored(damage: Any) -> None:
     assert core.model.state == table.model.state
 
 
+async def played_by_bots(server: Any, game: str, seats: int) -> tuple[str, dict[str, Any]]:
+    """A room of ``seats`` hosted bots played to the end on ``server``: its id and the
+    final view a spectator saw."""
+    from clients.sdk import Client
+
+    info = await server.create_room(game, seats, room={"bots": seats, "bot_delay": 0})
+    watcher = await Client(server.ws_url, info["room"], role="spectator").connect()
+    final = await watcher.wait_for(lambda v: v["room"]["status"] == "finished", timeout=60)
+    await watcher.close()
+    return info["room"], final
+
+
 async def test_a_restarted_server_loads_rooms_from_their_snapshots(tmp_path: Path) -> None:
     """Real processes' shell: snapshots are written beside the SQLite log while a room
     plays, and a new server loads the room from one (and serves the same view)."""
@@ -115,11 +127,7 @@ async def test_a_restarted_server_loads_rooms_from_their_snapshots(tmp_path: Pat
     url = f"sqlite:///{tmp_path}/s.db"
     settings = Settings(store_url=url, snapshot_every=20)
     async with serve(settings) as server:
-        info = await server.create_room("roll-builder", 2, room={"bots": 2, "bot_delay": 0})
-        room = info["room"]
-        watcher = await Client(server.ws_url, room, role="spectator").connect()
-        final = await watcher.wait_for(lambda v: v["room"]["status"] == "finished", timeout=60)
-        await watcher.close()
+        room, final = await played_by_bots(server, "roll-builder", 2)
         async with httpx.AsyncClient(base_url=server.url) as http:
             metrics = (await http.get("/metrics")).text
         assert 'rollhouse_snapshots_total{outcome="saved"}' in metrics
@@ -147,11 +155,7 @@ async def test_a_long_log_is_read_a_page_at_a_time_and_loaded_whole(
     url = f"sqlite:///{tmp_path}/s.db"
     settings = Settings(store_url=url, snapshot_every=10_000)
     async with serve(settings) as server:
-        info = await server.create_room("rollie", 3, room={"bots": 3, "bot_delay": 0})
-        room = info["room"]
-        watcher = await Client(server.ws_url, room, role="spectator").connect()
-        final = await watcher.wait_for(lambda v: v["room"]["status"] == "finished", timeout=60)
-        await watcher.close()
+        room, final = await played_by_bots(server, "rollie", 3)
         last = await server.services.store.last_seq(room)
     assert last > 3 * 7
     monkeypatch.setattr(rooms, "LOAD_PAGE", 7)
