@@ -114,6 +114,10 @@ class Mailbox:
     def empty(self) -> bool:
         return not self._items
 
+    def first(self) -> tuple[Input | _Carry | None, asyncio.Future[Any] | None] | None:
+        """The first item, left in place (None when empty)."""
+        return self._items[0] if self._items else None
+
     def take(self) -> tuple[Input | _Carry | None, asyncio.Future[Any] | None]:
         """The first item (the mailbox must not be empty)."""
         return self._items.popleft()
@@ -347,11 +351,8 @@ class Room:
     # -- the actor -------------------------------------------------------------------------
 
     async def _run(self) -> None:
-        carried: tuple[Input | _Carry | None, asyncio.Future[Any] | None] | None = None
         while True:
-            if carried is not None:
-                (inp, future), carried = carried, None
-            elif not self.mailbox.empty():
+            if not self.mailbox.empty():
                 inp, future = self.mailbox.take()
             else:
                 self._parked = True
@@ -360,7 +361,7 @@ class Room:
                 finally:
                     self._parked = False
             if isinstance(inp, CommandIn) and future is None:
-                inp, carried = self._gather(inp)
+                inp = self._gather(inp)
             self.last_active = time.monotonic()
             try:
                 if inp is not None and not self.broken:
@@ -373,20 +374,19 @@ class Room:
             if isinstance(inp, Leave):
                 self.peers.pop(inp.peer, None)
 
-    def _gather(
-        self, first: CommandIn
-    ) -> tuple[Input, tuple[Input | _Carry | None, asyncio.Future[Any] | None] | None]:
+    def _gather(self, first: CommandIn) -> Input:
         """``first`` and the commands queued right behind it (up to ``MAX_BATCH``), as one
-        input; and the next queued item that is not one, taken out on the way."""
+        input; what follows them stays first in the mailbox."""
         batch = [first]
-        while len(batch) < MAX_BATCH and not self.mailbox.empty():
-            item = self.mailbox.take()
-            if not isinstance(item[0], CommandIn) or item[1] is not None:
-                return Commands(tuple(batch), batch[-1].now), item
+        while len(batch) < MAX_BATCH:
+            item = self.mailbox.first()
+            if item is None or not isinstance(item[0], CommandIn) or item[1] is not None:
+                break
+            self.mailbox.take()
             batch.append(item[0])
         if len(batch) == 1:
-            return first, None
-        return Commands(tuple(batch), batch[-1].now), None
+            return first
+        return Commands(tuple(batch), batch[-1].now)
 
     async def _feed(self, inp: Input | _Carry) -> None:
         try:

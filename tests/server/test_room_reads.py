@@ -27,13 +27,33 @@ ANN, BOB = 10**9, 10**9 + 1
 
 
 class GatedStore(MemoryStore):
-    """A memory store whose appends wait until the test opens the gate."""
+    """A memory store whose writes (appends, stored replies) wait at a gate the test
+    controls: each waits for a permit while the gate is closed."""
 
     def __init__(self) -> None:
         super().__init__()
-        self.gate = asyncio.Event()
-        self.gate.set()
+        self.permits: asyncio.Semaphore | None = None
         self.waiting = 0
+
+    def close_gate(self) -> None:
+        self.permits = asyncio.Semaphore(0)
+
+    def let_one_through(self) -> None:
+        assert self.permits is not None
+        self.permits.release()
+
+    def open_gate(self) -> None:
+        permits, self.permits = self.permits, None
+        for _ in range(self.waiting):
+            assert permits is not None
+            permits.release()
+
+    async def until_waiting(self) -> None:
+        for _ in range(100):  # bounded: the task reaches the gate within a few turns
+            if self.waiting:
+                return
+            await asyncio.sleep(0)
+        raise AssertionError("no append reached the gate")
 
     async def append(
         self,
@@ -43,10 +63,30 @@ class GatedStore(MemoryStore):
         *,
         fence: int | None = None,
     ) -> int:
-        self.waiting += 1
-        await self.gate.wait()
-        self.waiting -= 1
+        await self._pass()
         return await super().append(room, records, expected_seq, fence=fence)
+
+    async def save_reply(
+        self,
+        room: str,
+        seat: int,
+        cmd_id: str,
+        data: dict[str, Any],
+        keep: int,
+        *,
+        fence: int | None = None,
+    ) -> None:
+        await self._pass()
+        await super().save_reply(room, seat, cmd_id, data, keep, fence=fence)
+
+    async def _pass(self) -> None:
+        permits = self.permits
+        if permits is not None:
+            self.waiting += 1
+            try:
+                await permits.acquire()
+            finally:
+                self.waiting -= 1
 
 
 class Peer:
@@ -91,14 +131,10 @@ async def busy_room() -> tuple[Room, GatedStore, dict[int, Peer], dict[int, str]
     room.peers.update(peers)
     room.start()
     await room.settled()
-    store.gate.clear()
+    store.close_gate()
     roller = (ANN, BOB)[table.model.state.first_player]
     room.command(roller, "roll", {"type": "roll"})
-    for _ in range(100):  # bounded: the task reaches the gate within a few turns
-        if store.waiting:
-            break
-        await asyncio.sleep(0)
-    assert store.waiting == 1
+    await store.until_waiting()
     return room, store, peers, tokens
 
 
@@ -109,7 +145,7 @@ async def test_a_spectator_is_welcomed_while_a_write_waits_and_gets_its_patch() 
     room.join(watcher, Hello(ROOM, "spectator"))
     assert watcher.welcomed(), "the spectator waited for the write"
     assert watcher.got[0].seq == seq
-    store.gate.set()
+    store.open_gate()
     await room.settled()
     assert room.model.seq > seq
     assert [m.to for m in watcher.got if m.TYPE == "patch"][-1] == room.model.seq
@@ -128,10 +164,34 @@ async def test_a_resume_waits_behind_a_command_of_its_own_seat() -> None:
     newcomer = Peer()  # a hello for a seat: it may write, so it waits (here: no seat left)
     room.join(newcomer, Hello(ROOM, "player", name="cy"))
     assert newcomer.closed is None and not newcomer.got
-    store.gate.set()
+    store.open_gate()
     await room.settled()
     assert bob_again.welcomed() and peers[BOB].closed == codes.REPLACED
     assert newcomer.closed == codes.ROOM_FULL
     late = [m for m in bob_again.got if m.TYPE in ("ack", "reject")]
     assert late == [], "bob's queued command was answered on his new connection"
+    await room.stop()
+
+
+async def test_a_resume_waits_behind_its_seats_leave_queued_after_a_batch() -> None:
+    """What waits behind commands being decided keeps its place: bob's old connection's
+    leave, queued after ann's command, is still ahead of bob's resume while ann's
+    command is written."""
+    room, store, _, tokens = await busy_room()
+    room.command(ANN, "a1", {"type": "secure"})
+    room.leave(BOB)
+    seq = room.model.seq
+    store.let_one_through()  # the roll lands; ann's command is decided, its write waits
+    for _ in range(100):  # bounded
+        await asyncio.sleep(0)
+        if store.waiting and room.model.seq > seq:
+            break
+    assert store.waiting == 1 and room.model.seq > seq
+    bob_again = Peer()
+    room.join(bob_again, Hello(ROOM, "player", seat_token=tokens[1]))
+    assert not bob_again.welcomed(), "a resume went ahead of its seat's leave"
+    store.open_gate()
+    await room.settled()
+    assert bob_again.welcomed()
+    assert room.core.seated[1] != BOB
     await room.stop()
