@@ -33,9 +33,9 @@ async def test_two_browser_players_and_a_bot_play_rollie_to_the_end(
     live_server: LiveServer, new_page: NewPage
 ) -> None:
     """Two browser players and a hosted bot finish a game; the spectator's scores match."""
-    room = (
+    room = (  # three rounds: each seat is First player once, so both players act
         await live_server.create_room(
-            "rollie", 3, options={"rounds": 2}, room={"clock": 15, "bots": 1, "bot_delay": 0.1}
+            "rollie", 3, options={"rounds": 3}, room={"clock": 15, "bots": 1, "bot_delay": 0.1}
         )
     )["room"]
     watcher = await new_page("Watcher")
