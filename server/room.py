@@ -29,11 +29,8 @@ import logging
 import random
 import secrets
 import time
-from collections import deque
-from collections.abc import Awaitable, Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, Protocol
-
-import attrs
 
 from engine.core import choose
 from protocol import errors as codes
@@ -71,6 +68,7 @@ from server.core_io import (
     WriteFailed,
 )
 from server.errors import RoomRefusal
+from server.mailbox import Carry, Mailbox, may_go_ahead
 from server.metrics import Metrics
 from server.records import to_plain
 from server.store import EventStore, StoreConflict, StoreError, StoreFenced, StoreUnknown
@@ -82,58 +80,6 @@ _peer_ids = itertools.count(1)
 _AT_ONCE = (Join, Leave, ResyncIn, TimerFired)
 """Inputs a waiting room handles as they are posted (they seldom write; see Room.post)."""
 _WRITES = (Append, SaveReply, Settle)
-
-
-@attrs.frozen
-class _Carry:
-    """Outputs of an input handled at once that the task carries out: its first write
-    and what follows (or nothing: the driven mark to update)."""
-
-    outputs: tuple[Output, ...]
-
-
-class Mailbox:
-    """A room's inputs in arrival order, which its one task waits on.
-
-    Lighter than an ``asyncio.Queue`` on the path every command takes (no size bound,
-    one waiter, no loop lookup per call), and the shell may look through what waits
-    (:meth:`Room.post` does, before answering a join ahead of it)."""
-
-    __slots__ = ("_items", "_waiter")
-
-    def __init__(self) -> None:
-        self._items: deque[tuple[Input | _Carry | None, asyncio.Future[Any] | None]] = deque()
-        self._waiter: asyncio.Future[None] | None = None
-
-    def put(self, item: tuple[Input | _Carry | None, asyncio.Future[Any] | None]) -> None:
-        self._items.append(item)
-        waiter = self._waiter
-        if waiter is not None and not waiter.done():
-            waiter.set_result(None)
-
-    def empty(self) -> bool:
-        return not self._items
-
-    def first(self) -> tuple[Input | _Carry | None, asyncio.Future[Any] | None] | None:
-        """The first item, left in place (None when empty)."""
-        return self._items[0] if self._items else None
-
-    def take(self) -> tuple[Input | _Carry | None, asyncio.Future[Any] | None]:
-        """The first item (the mailbox must not be empty)."""
-        return self._items.popleft()
-
-    async def get(self) -> tuple[Input | _Carry | None, asyncio.Future[Any] | None]:
-        """The first item, once there is one."""
-        while not self._items:
-            self._waiter = asyncio.get_running_loop().create_future()
-            try:
-                await self._waiter
-            finally:
-                self._waiter = None
-        return self._items.popleft()
-
-    def __iter__(self) -> Iterator[tuple[Input | _Carry | None, asyncio.Future[Any] | None]]:
-        return iter(self._items)
 
 
 MAX_BATCH = 64
@@ -256,26 +202,13 @@ class Room:
 
     def _ahead(self, join: Join) -> bool:
         """Whether ``join`` may be answered ahead of the inputs waiting for the room."""
-        if not self.core.reads_only(join):
-            return False
-        if join.role == "spectator":
-            return True  # a new peer: nothing waiting is about it
         holder = self.core.holder_of(join.token)
-        for item, _ in self.mailbox:  # anything of the same seat keeps its place before it
-            if isinstance(item, CommandIn | Leave | ResyncIn):
-                if item.peer == holder:
-                    return False
-            elif isinstance(item, Commands):
-                if any(c.peer == holder for c in item.commands):
-                    return False
-            elif isinstance(item, Join) and item.token == join.token:
-                return False
-        return True
+        return self.core.reads_only(join) and may_go_ahead(join, holder, self.mailbox)
 
     def _at_once(self, inp: Input) -> None:
         """Handle ``inp`` while the room's task waits for input: everything up to the
         first write is done here; that write and what follows it go to the task, first
-        in its mailbox (as a :class:`_Carry`), like the rest of any input."""
+        in its mailbox (as a :class:`Carry`), like the rest of any input."""
         self.last_active = time.monotonic()
         rest: tuple[Output, ...] = ()
         try:
@@ -292,7 +225,7 @@ class Room:
             self._flush()
             self._pieces.clear()
         if rest or (self.core.needs_driver != self.driven and not self.broken):
-            self.mailbox.put((_Carry(rest), None))
+            self.mailbox.put((Carry(rest), None))
         if isinstance(inp, Leave):
             self.peers.pop(inp.peer, None)
 
@@ -388,9 +321,9 @@ class Room:
             return first
         return Commands(tuple(batch), batch[-1].now)
 
-    async def _feed(self, inp: Input | _Carry) -> None:
+    async def _feed(self, inp: Input | Carry) -> None:
         try:
-            outputs = inp.outputs if isinstance(inp, _Carry) else self.core.handle(inp)
+            outputs = inp.outputs if isinstance(inp, Carry) else self.core.handle(inp)
             await self._carry_out(outputs)
         finally:
             self._flush()

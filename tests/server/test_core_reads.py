@@ -55,7 +55,7 @@ def tokens_of(table: Table) -> dict[int, str]:
     out: dict[int, str] = {}
     for o in table.outputs:
         message = getattr(o, "message", None)
-        if isinstance(message, Welcome) and message.seat_token is not None:
+        if isinstance(message, Welcome) and message.seat is not None and message.seat_token:
             out[message.seat] = message.seat_token
     return out
 

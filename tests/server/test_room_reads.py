@@ -9,8 +9,8 @@ takes a free seat, waits its turn. Once the gate opens, every peer has the patch
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar, cast
 
 from protocol import errors as codes
 from protocol.codec import MSGPACK, codec_for
@@ -24,6 +24,19 @@ from tests.server.test_core_reads import tokens_of
 
 ROOM = "r-test"
 ANN, BOB = 10**9, 10**9 + 1
+
+
+W = TypeVar("W", bound=Callable[..., Awaitable[Any]])
+
+
+def _gated(write: W) -> W:
+    """``write`` (a MemoryStore method), once the store's gate lets it through."""
+
+    async def gated(self: GatedStore, *args: Any, **kwargs: Any) -> Any:
+        await self.passed()
+        return await write(self, *args, **kwargs)
+
+    return cast(W, gated)
 
 
 class GatedStore(MemoryStore):
@@ -55,31 +68,8 @@ class GatedStore(MemoryStore):
             await asyncio.sleep(0)
         raise AssertionError("no append reached the gate")
 
-    async def append(
-        self,
-        room: str,
-        records: Sequence[dict[str, Any]],
-        expected_seq: int,
-        *,
-        fence: int | None = None,
-    ) -> int:
-        await self._pass()
-        return await super().append(room, records, expected_seq, fence=fence)
-
-    async def save_reply(
-        self,
-        room: str,
-        seat: int,
-        cmd_id: str,
-        data: dict[str, Any],
-        keep: int,
-        *,
-        fence: int | None = None,
-    ) -> None:
-        await self._pass()
-        await super().save_reply(room, seat, cmd_id, data, keep, fence=fence)
-
-    async def _pass(self) -> None:
+    async def passed(self) -> None:
+        """Return once the gate lets this write through."""
         permits = self.permits
         if permits is not None:
             self.waiting += 1
@@ -87,6 +77,9 @@ class GatedStore(MemoryStore):
                 await permits.acquire()
             finally:
                 self.waiting -= 1
+
+    append = _gated(MemoryStore.append)
+    save_reply = _gated(MemoryStore.save_reply)
 
 
 class Peer:
@@ -102,7 +95,7 @@ class Peer:
         self.closed: str | None = None
 
     def send_frame(self, frame: bytes | str) -> None:
-        self.got.append(MSGPACK.decode_server(frame))  # type: ignore[arg-type]
+        self.got.append(MSGPACK.decode_server(frame))
 
     def send_frames(self, frames: list[bytes | str]) -> None:
         for frame in frames:
