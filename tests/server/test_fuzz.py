@@ -205,6 +205,7 @@ class Table(RuleBasedStateMachine):
         self.sent: dict[tuple[int, str], dict[str, Any]] = {}
         self.answers: dict[tuple[int, str], dict[str, Any]] = {}
         self.seats: dict[int, int] = {}
+        self.opened = contextlib.ExitStack()  # every socket opened, closed again at teardown
 
     # -- plumbing --------------------------------------------------------------------------
 
@@ -237,7 +238,9 @@ class Table(RuleBasedStateMachine):
         self._take(who, drain_until(ws, "snapshot"))
 
     def _open(self, who: int, last_seq: int | None) -> None:
-        ws = connect(self.server.ws_url, subprotocols=[JSON_PROTO])  # type: ignore[list-item]
+        ws = self.opened.enter_context(
+            connect(self.server.ws_url, subprotocols=[JSON_PROTO])  # type: ignore[list-item]
+        )
         hello: dict[str, Any] = {"type": "hello", "room": self.room}
         if who == 2:
             hello["role"] = "spectator"
@@ -346,9 +349,7 @@ class Table(RuleBasedStateMachine):
                 assert held[0] <= last, "a view ahead of the log"
 
     def teardown(self) -> None:
-        for ws in self.sockets.values():
-            if ws is not None:
-                ws.close()
+        self.opened.close()
 
 
 def test_a_stateful_table_never_contradicts_its_log(server: ServerProcess) -> None:
