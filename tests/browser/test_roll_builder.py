@@ -1,4 +1,5 @@
-"""Roll Builder in a real browser: a solo game clicked to the final scoring, the language switch.
+"""Roll Builder in a real browser: a solo game clicked to the final scoring, the language switch,
+the Convert button.
 
 ``python -m tests.browser.test_roll_builder`` rewrites docs/screenshots/roll-builder.png
 (a Tidehaven city a few turns in, with roads to draw).
@@ -190,6 +191,41 @@ async def test_a_player_views_the_bots_city_read_only_in_its_tab(
     await page.wait_for_selector(f"[data-testid=map-{seat}]", timeout=5000)
     await page.wait_for_selector(use_die(0, "road"), timeout=5000)
     assert cities[seat] in await page.get_by_test_id(f"city-{seat}").get_attribute("aria-label")
+
+
+async def test_the_convert_button_puts_favor_on_its_track_mid_turn(
+    live_server: LiveServer, new_page: NewPage
+) -> None:
+    """With the Festival of Lights, turn 3's roll brings 2 favor: a Convert button offers to
+    cross it off the track now; clicking it empties the pool onto the track, mid-turn."""
+    room = (
+        await live_server.create_room(
+            "roll-builder", 1, options={"event": "festival"}, room={"clock": 0}
+        )
+    )["room"]
+    page = await new_page("Ana")
+    await page.emulate_media(reduced_motion="reduce")
+    await page.goto(table_url(live_server.url, room))
+    favor = "window.rollhouse.view.game.players[0]"
+    for _ in range(10):  # turns 1 and 2: Done (twice, with unused dice)
+        await page.wait_for_selector(f"{DONE}, [data-testid=convert-favor]", timeout=15000)
+        if await page.get_by_test_id("convert-favor").count():
+            break
+        await page.locator(DONE).click(timeout=3000)
+        await page.wait_for_function(SETTLED, timeout=10000)
+    button = page.get_by_test_id("convert-favor")
+    assert await page.evaluate(f"{favor}.pool.favor || 0") == 2
+    assert await page.evaluate("window.rollhouse.view.game.turn") == 3
+    assert await button.inner_text() == "Convert 2 favor now"
+    assert "wonder box" in (await button.get_attribute("title") or "")
+    crossed = await page.evaluate(f"{favor}.tracks.favor.crossed")
+    await button.click()
+    await page.wait_for_function(SETTLED, timeout=10000)
+    await page.wait_for_selector("[data-testid=convert-favor]", state="detached", timeout=5000)
+    assert await page.evaluate(f"{favor}.pool.favor || 0") == 0
+    assert await page.evaluate(f"{favor}.tracks.favor.crossed") == crossed + 2
+    assert await page.evaluate("window.rollhouse.view.game.turn") == 3  # still the same turn
+    await page.wait_for_selector(DONE, timeout=5000)
 
 
 # -- the screenshot ---------------------------------------------------------------------------------
