@@ -206,7 +206,7 @@ async def test_the_convert_button_puts_favor_on_its_track_mid_turn(
     page = await new_page("Ana")
     await page.emulate_media(reduced_motion="reduce")
     await page.goto(table_url(live_server.url, room))
-    favor = "window.rollhouse.view.game.players[0]"
+    me = "window.rollhouse.view.game.players[0]"
     for _ in range(10):  # turns 1 and 2: Done (twice, with unused dice)
         await page.wait_for_selector(f"{DONE}, [data-testid=convert-favor]", timeout=15000)
         if await page.get_by_test_id("convert-favor").count():
@@ -214,16 +214,16 @@ async def test_the_convert_button_puts_favor_on_its_track_mid_turn(
         await page.locator(DONE).click(timeout=3000)
         await page.wait_for_function(SETTLED, timeout=10000)
     button = page.get_by_test_id("convert-favor")
-    assert await page.evaluate(f"{favor}.pool.favor || 0") == 2
+    assert await page.evaluate(f"{me}.pool.favor || 0") == 2
     assert await page.evaluate("window.rollhouse.view.game.turn") == 3
     assert await button.inner_text() == "Convert 2 favor now"
     assert "wonder box" in (await button.get_attribute("title") or "")
-    crossed = await page.evaluate(f"{favor}.tracks.favor.crossed")
+    crossed = await page.evaluate(f"{me}.tracks.favor.crossed")
     await button.click()
     await page.wait_for_function(SETTLED, timeout=10000)
     await page.wait_for_selector("[data-testid=convert-favor]", state="detached", timeout=5000)
-    assert await page.evaluate(f"{favor}.pool.favor || 0") == 0
-    assert await page.evaluate(f"{favor}.tracks.favor.crossed") == crossed + 2
+    assert await page.evaluate(f"{me}.pool.favor || 0") == 0
+    assert await page.evaluate(f"{me}.tracks.favor.crossed") == crossed + 2
     assert await page.evaluate("window.rollhouse.view.game.turn") == 3  # still the same turn
     await page.wait_for_selector(DONE, timeout=5000)
 
