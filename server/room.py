@@ -202,8 +202,10 @@ class Room:
 
     def _ahead(self, join: Join) -> bool:
         """Whether ``join`` may be answered ahead of the inputs waiting for the room."""
-        holder = self.core.holder_of(join.token)
-        return self.core.reads_only(join) and may_go_ahead(join, holder, self.mailbox)
+        core = self.core
+        return core.reads_only(join) and may_go_ahead(
+            join, core.holder_of(join.token), self.mailbox
+        )
 
     def _at_once(self, inp: Input) -> None:
         """Handle ``inp`` while the room's task waits for input: everything up to the

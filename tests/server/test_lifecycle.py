@@ -25,7 +25,7 @@ async def test_hosted_bots_fill_seats_and_finish_a_game(live_server: LiveServer)
 async def test_hosted_searching_bots_think_off_the_loop_and_play(live_server: LiveServer) -> None:
     """Roll Builder's lookahead bots search the state in a worker thread (the core asks
     the shell to think) and their moves reach the table: a whole turn goes by."""
-    # seed 5: the searches of turn 1 take about 3 s here; a random seed took 3 to 24 s
+    # seed 5: turn 1's searches take about 3 s here; seeds 1, 9, 10 and 11 took 7 to 17 s
     info = await live_server.create_room(
         "roll-builder",
         2,
