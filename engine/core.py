@@ -72,7 +72,7 @@ class SearchBot:
     every host. Through that call it searches when the game can ``restore`` a state
     from the seat's view, and otherwise plays ``fallback``. A host that holds the state
     calls :func:`choose`, which hands the state to ``search``: ``rollhouse simulate``,
-    and the server's rooms, which run it in a worker thread (``server.core_io.Think``). Either way ``search`` must
+    and the server's rooms, which run it in a worker thread (``server.room.io.Think``). Either way ``search`` must
     first re-draw everything the seat's view does not show (the seed, hence future
     dice; shuffled decks and bags), so it never uses hidden information.
     """

@@ -38,8 +38,8 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
-    from server.app import create_app, drain, tune_gc
-    from server.frames import FrameProtocol
+    from server.api.app import create_app, drain, tune_gc
+    from server.edge.frames import FrameProtocol
     from server.logs import setup_logging
 
     settings = Settings.from_env(

@@ -9,7 +9,7 @@ import attrs
 from server.config import Settings
 from server.limits import AddressCount, WindowCounter
 from server.metrics import Metrics
-from server.rooms import Rooms
+from server.room.rooms import Rooms
 from server.store import EventStore
 
 IDEMPOTENCY_KEYS = 10_000
@@ -18,7 +18,7 @@ store they are kept in Redis instead (server/cluster/idempotency.py), for every 
 
 if TYPE_CHECKING:
     from server.cluster.node import Node
-    from server.connection import Connection
+    from server.edge.connection import Connection
 
 
 @attrs.define

@@ -47,11 +47,11 @@ def test_pure_packages_import_no_io(path: Path) -> None:
             assert name.split(".")[0] not in FORBIDDEN, f"{path}:{node.lineno} imports {name}"
 
 
-ROOM_CORE = ["server/core.py", "server/core_time.py", "server/core_commands.py", "server/core_parts.py", "server/core_io.py", "server/records.py", "server/answers.py",
-             "server/views.py", "server/rebuild.py", "server/snapshots.py"]  # fmt: skip
+ROOM_CORE = ["server/room/core.py", "server/room/clock.py", "server/room/commands.py", "server/room/parts.py", "server/room/io.py", "server/room/model/records.py", "server/room/model/answers.py",
+             "server/room/views.py", "server/room/model/rebuild.py", "server/room/model/snapshots.py"]  # fmt: skip
 SHELL = {"asyncio", "redis", "starlette", "websockets", "uvicorn", "sqlite3", "time", "datetime",
-         "socket", "httpx", "subprocess", "threading", "secrets", "server.room", "server.rooms",
-         "server.connection", "server.app", "server.store.redis", "server.store.sqlite"}  # fmt: skip
+         "socket", "httpx", "subprocess", "threading", "secrets", "server.room.shell", "server.room.rooms",
+         "server.edge.connection", "server.api.app", "server.store.redis", "server.store.sqlite"}  # fmt: skip
 
 
 @pytest.mark.parametrize("rel", ROOM_CORE)

@@ -4,7 +4,7 @@
                                  [--together] [--repeat 3]
 
 Per game: whole games (6 seats for Rollie, 4 for the others, as ``rollhouse bench``
-plays them) through one :class:`server.core.RoomCore` with every seat joined and one
+plays them) through one :class:`server.room.core.RoomCore` with every seat joined and one
 spectator, all on msgpack. Each seat plays the game's first bot policy from its own
 view, chosen before the clock starts. What is timed is what the room actor does for a
 command: the core deciding it (until the append), the core folding the durable write
@@ -35,8 +35,8 @@ from engine.data import to_data
 from protocol.codec import MSGPACK, MSGPACK_SUBPROTOCOL, OpPieces
 from protocol.messages import Patch
 from server.config import Settings
-from server.core import CoreSettings, RoomCore
-from server.core_io import (
+from server.room.core import CoreSettings, RoomCore
+from server.room.io import (
     Append,
     CommandIn,
     Commands,
@@ -48,7 +48,7 @@ from server.core_io import (
     TimerFired,
     WriteDone,
 )
-from server.records import created_record, rebuild, to_plain
+from server.room.model.records import created_record, rebuild, to_plain
 
 SEATS = {"rollie": 6}
 SPECTATOR = 1000

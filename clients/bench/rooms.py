@@ -33,9 +33,9 @@ from clients.bench.proc import start_server, stop_process, store_url
 from clients.bench.report import percentile
 from engine.core import get_game
 from server.cluster.index import Index
-from server.records import created_record, start, to_plain
+from server.room.model.records import created_record, start, to_plain
+from server.room.views import room_summary
 from server.store.url import is_redis, open_store, redis_parts
-from server.views import room_summary
 
 LIMITS = (100, 500)
 

@@ -23,7 +23,7 @@ from typing import Any
 import httpx
 
 from clients.sdk import http_url
-from server import history
+from server.room import history
 
 
 def add_parser(subparsers: Any) -> None:

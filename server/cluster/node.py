@@ -47,8 +47,8 @@ from server.store import EventStore, StoreError
 from server.store.url import redis_parts
 
 if TYPE_CHECKING:
-    from server.room import Room
-    from server.rooms import Rooms
+    from server.room.rooms import Rooms
+    from server.room.shell import Room
 
 log = logging.getLogger("rollhouse.cluster")
 

@@ -15,7 +15,7 @@ from clients.bots.play import play_seat
 from clients.sdk import Client, CommandRejected, create_room
 from engine.core import get_game
 from server.cluster.index import Index
-from server.records import created_record, to_plain
+from server.room.model.records import created_record, to_plain
 from server.store.url import open_store
 from tests.cluster.conftest import metric
 from tests.support.server import ServerProcess

@@ -17,9 +17,8 @@ from engine.core import get_game
 from engine.data import to_data
 from protocol.codec import MSGPACK
 from protocol.messages import Ack, Reject, ServerMessage, Welcome
-from server.answers import reply_from_plain
-from server.core import CoreSettings, RoomCore
-from server.core_io import (
+from server.room.core import CoreSettings, RoomCore
+from server.room.io import (
     Append,
     Arm,
     CommandIn,
@@ -36,8 +35,9 @@ from server.core_io import (
     WriteDone,
     WriteFailed,
 )
-from server.rebuild import rebuild_core
-from server.records import created_record, seated_record, to_plain
+from server.room.model.answers import reply_from_plain
+from server.room.model.rebuild import rebuild_core
+from server.room.model.records import created_record, seated_record, to_plain
 from server.store.base import pack, unpack
 
 T0 = 1_800_000_000.0

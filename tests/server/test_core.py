@@ -10,9 +10,9 @@ import pytest
 
 from protocol.codec import MSGPACK
 from protocol.messages import Ack, Patch, Presence, Reject, Welcome
-from server.core import CoreSettings, PatchHistory
-from server.core_io import Append, Arm, Broken, Close, Join, Send, Settle, Start, WriteDone
-from server.records import to_plain
+from server.room.core import CoreSettings, PatchHistory
+from server.room.io import Append, Arm, Broken, Close, Join, Send, Settle, Start, WriteDone
+from server.room.model.records import to_plain
 from server.store.base import pack, unpack
 from tests.server.core_harness import T0, Table
 

@@ -19,8 +19,8 @@ import pytest
 
 from engine.data import to_data
 from protocol.messages import Ack, Patch, Reject
-from server.core_io import Append, CommandIn, Commands, SaveReply, Send, Settle
-from server.views import reference_view
+from server.room.io import Append, CommandIn, Commands, SaveReply, Send, Settle
+from server.room.views import reference_view
 from tests.server.core_harness import Table
 from tests.server.test_view_sharing import SPECTATOR, Mirrors
 

@@ -19,8 +19,8 @@ import pytest
 
 from protocol import errors as codes
 from protocol.messages import Ack, Patch, Welcome
-from server.core_io import Append, Close, CommandIn, Input, Join, Output
-from server.views import reference_view
+from server.room.io import Append, Close, CommandIn, Input, Join, Output
+from server.room.views import reference_view
 from tests.server.core_harness import Table
 from tests.server.test_core_batches import CASES, a_burst, seated
 from tests.server.test_view_sharing import SPECTATOR, Mirrors

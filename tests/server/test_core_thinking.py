@@ -6,10 +6,10 @@ from __future__ import annotations
 import random
 
 from engine.core import choose, get_game
-from server.core import CoreSettings
-from server.core_io import Append, BotThought, Start, Think
-from server.rebuild import rebuild_core
-from server.records import created_record, seated_record, to_plain
+from server.room.core import CoreSettings
+from server.room.io import Append, BotThought, Start, Think
+from server.room.model.rebuild import rebuild_core
+from server.room.model.records import created_record, seated_record, to_plain
 from server.store.base import pack, unpack
 from tests.server.core_harness import T0, Table
 

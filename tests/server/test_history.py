@@ -13,7 +13,7 @@ import redis
 
 from clients.cli import main
 from clients.sdk import Client, ConnectionLost
-from server import history
+from server.room import history
 from tests.support.redis_server import start_redis
 from tests.support.server import LiveServer, ServerProcess, serve
 

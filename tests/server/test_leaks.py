@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from engine.data import to_data
 from protocol.codec import JSON
 from protocol.messages import Welcome
-from server import history
-from server.core_io import ResyncIn, Send
+from server.room import history
+from server.room.io import ResyncIn, Send
 from tests.server.core_harness import Table
 
 GAMES = [("rollie", 3, {}), ("roll-player", 2, {}), ("roll-builder", 2, {})]

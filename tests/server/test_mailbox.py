@@ -6,8 +6,8 @@ import asyncio
 
 import pytest
 
-from server.core_io import CommandIn, Commands, Input, Join, Leave, ResyncIn, TimerFired
-from server.mailbox import Item, Mailbox, may_go_ahead
+from server.room.io import CommandIn, Commands, Input, Join, Leave, ResyncIn, TimerFired
+from server.room.mailbox import Item, Mailbox, may_go_ahead
 
 HOLDER, OTHER = 7, 8
 

@@ -17,7 +17,7 @@ from protocol.codec import MSGPACK, codec_for
 from protocol.messages import Hello, Welcome
 from server.config import Settings
 from server.metrics import Metrics
-from server.room import Room
+from server.room.shell import Room
 from server.store.memory import MemoryStore
 from tests.server.core_harness import Table
 from tests.server.test_core_reads import tokens_of

@@ -12,7 +12,7 @@ import websockets
 
 from clients.sdk import Client, ConnectionLost
 from server.config import Settings
-from server.connection import Connection
+from server.edge.connection import Connection
 from server.metrics import Metrics
 from tests.support.server import LiveServer, serve
 
@@ -144,7 +144,7 @@ class StuckSocket:
 async def test_a_slow_client_is_dropped_not_waited_for() -> None:
     """A full outbox drops the connection with room/slow_consumer; send_frame never blocks."""
     from protocol.codec import codec_for
-    from server.app import Services
+    from server.api.app import Services
 
     metrics = Metrics()
     services = Services(Settings(outbox_limit=4), None, metrics, None)  # type: ignore[arg-type]

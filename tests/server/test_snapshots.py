@@ -14,10 +14,10 @@ import pytest
 from protocol.messages import Ack
 from protocol.patch import same
 from server.config import Settings
-from server.core import CoreSettings
-from server.core_io import SaveSnapshot
-from server.rebuild import Rebuilder, rebuild_core
-from server.views import reference_view
+from server.room.core import CoreSettings
+from server.room.io import SaveSnapshot
+from server.room.model.rebuild import Rebuilder, rebuild_core
+from server.room.views import reference_view
 from tests.server.core_harness import Table
 from tests.support.server import serve
 
@@ -150,7 +150,7 @@ async def test_a_long_log_is_read_a_page_at_a_time_and_loaded_whole(
     """A room whose log spans many read pages (small pages here, with chunks that do not
     divide them) loads to the room that was played, every record folded once."""
     from clients.sdk import Client
-    from server import rooms
+    from server.room import rooms
 
     url = f"sqlite:///{tmp_path}/s.db"
     settings = Settings(store_url=url, snapshot_every=10_000)

@@ -17,8 +17,8 @@ import pytest
 from protocol.codec import codec_for
 from protocol.messages import Patch, Snapshot, Welcome
 from protocol.patch import apply, same
-from server.core_io import Send
-from server.views import Viewer, reference_view
+from server.room.io import Send
+from server.room.views import Viewer, reference_view
 from tests.server.core_harness import Table
 
 CODEC = codec_for("rollhouse.v1.msgpack")

@@ -23,9 +23,9 @@ import httpx
 import pytest
 import uvicorn
 
-from server.app import create_app
+from server.api.app import create_app
 from server.config import Settings
-from server.frames import FrameProtocol
+from server.edge.frames import FrameProtocol
 
 
 def free_port() -> int:

@@ -1,6 +1,6 @@
 """The room core's sense of time: clock timeouts, hosted-bot and takeover moves, the
 bookkeeping records a room owes its log, and the timers that wake it (a mixin of
-:class:`server.core.RoomCore`; pure like it: the time is always an argument).
+:class:`server.room.core.RoomCore`; pure like it: the time is always an argument).
 
 After every input the core calls :meth:`Clockwork._drive`: it writes what is due now,
 one write at a time (bookkeeping first, then the first clock timeout in turn order),
@@ -9,8 +9,8 @@ write pushes everything back by the core's backoff.
 
 A hosted bot that reads its view moves at once. A searching bot
 (:class:`engine.core.SearchBot`) would hold the event loop for a while, so the core
-asks the shell to think (:class:`~server.core_io.Think`, with the frozen state) and
-plays the answer (:class:`~server.core_io.BotThought`) only if the room has not moved
+asks the shell to think (:class:`~server.room.io.Think`, with the frozen state) and
+plays the answer (:class:`~server.room.io.BotThought`) only if the room has not moved
 on since; a stale answer is dropped and the bot thinks again.
 """
 
@@ -23,10 +23,10 @@ from typing import TYPE_CHECKING, Any
 from engine.core import SearchBot, turn_order
 from engine.data import to_data
 from engine.errors import Rejection
-from server.core_io import Arm, BotThought, Disarm, PeerId, Think
-from server.core_parts import CorePart, Done
-from server.records import Left, Record, Returned, TakenOver, Unseated, played_records
-from server.views import Views
+from server.room.io import Arm, BotThought, Disarm, PeerId, Think
+from server.room.model.records import Left, Record, Returned, TakenOver, Unseated, played_records
+from server.room.parts import CorePart, Done
+from server.room.views import Views
 
 log = logging.getLogger("rollhouse.room")
 

@@ -1,4 +1,4 @@
-"""The room core's typed inputs and outputs (see :mod:`server.core`).
+"""The room core's typed inputs and outputs (see :mod:`server.room.core`).
 
 Inputs carry everything the core may not fetch itself: the time (``now``, unix
 seconds from the shell's clock), fresh randomness (``fresh_token``), the outcome of
@@ -14,7 +14,7 @@ from typing import Any
 import attrs
 
 from protocol.messages import ServerMessage
-from server.records import Record
+from server.room.model.records import Record
 
 PeerId = int
 """The shell's handle of one connection."""
@@ -65,7 +65,7 @@ class Commands:
 
     The core decides them one after another, each on the state its predecessors
     leave, and writes the ones it accepts as one append (one store round trip, one
-    patch per viewer); see :meth:`server.core_commands.Deciding._commands`."""
+    patch per viewer); see :meth:`server.room.commands.Deciding._commands`."""
 
     commands: tuple[CommandIn, ...]
     now: float
@@ -204,7 +204,7 @@ class Arm:
 
 @attrs.frozen
 class SaveSnapshot:
-    """Keep ``data`` (server.snapshots) as the room at ``seq``; best effort, not awaited."""
+    """Keep ``data`` (server.room.model.snapshots) as the room at ``seq``; best effort, not awaited."""
 
     seq: int
     data: Mapping[str, Any]

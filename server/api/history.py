@@ -20,12 +20,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from protocol import errors as codes
-from server import history
 from server.errors import RoomRefusal
-from server.records import from_plain, rebuild
+from server.room import history
+from server.room.model.records import from_plain, rebuild
+from server.room.views import room_summary
 from server.services import Services
 from server.store import StoreError
-from server.views import room_summary
 
 MAX_PAGE = 500
 

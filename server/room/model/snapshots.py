@@ -23,7 +23,7 @@ from typing import Any
 import attrs
 
 from engine.data import to_data, trusted_data
-from server.records import RoomModel, SeatInfo
+from server.room.model.records import RoomModel, SeatInfo
 
 VERSION = 1
 

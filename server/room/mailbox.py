@@ -14,7 +14,7 @@ from typing import Any
 
 import attrs
 
-from server.core_io import CommandIn, Commands, Input, Join, Leave, Output, PeerId, ResyncIn
+from server.room.io import CommandIn, Commands, Input, Join, Leave, Output, PeerId, ResyncIn
 
 
 @attrs.frozen

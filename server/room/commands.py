@@ -1,10 +1,10 @@
 """The room core's commands: how a player's command becomes records or an answer (a
-mixin of :class:`server.core.RoomCore`; pure like it).
+mixin of :class:`server.room.core.RoomCore`; pure like it).
 
 Commands that arrive together are decided one after another in arrival order, each
 on the state the ones before it leave, and the leading run of accepted ones is
 written as one append (see :meth:`Deciding._commands`). Acks are in the log; every
-other answer is stored beside it before it is sent (:mod:`server.answers`).
+other answer is stored beside it before it is sent (:mod:`server.room.model.answers`).
 """
 
 from __future__ import annotations
@@ -19,13 +19,13 @@ from engine.data import to_data
 from engine.errors import Rejection
 from protocol import errors as codes
 from protocol.messages import Ack, Reject, ServerMessage
-from server.answers import Answer, Answers
-from server.core_io import CommandIn, Count, PeerId
-from server.core_parts import CorePart
-from server.records import Record, RoomModel, body_digest, evolve, played_records
+from server.room.io import CommandIn, Count, PeerId
+from server.room.model.answers import Answer, Answers
+from server.room.model.records import Record, RoomModel, body_digest, evolve, played_records
+from server.room.parts import CorePart
 
 if TYPE_CHECKING:
-    from server.core import PeerInfo, Pending
+    from server.room.core import PeerInfo, Pending
 
 
 @attrs.define

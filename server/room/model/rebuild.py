@@ -1,6 +1,6 @@
 """A room's core rebuilt from its log: from the latest snapshot when there is a good
 one, then the records after it, a chunk at a time (the shell lets other rooms run
-between chunks; see :meth:`server.rooms.Rooms.get`)."""
+between chunks; see :meth:`server.room.rooms.Rooms.get`)."""
 
 from __future__ import annotations
 
@@ -8,10 +8,10 @@ import logging
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from server.answers import Answers
-from server.core import CoreSettings, RoomCore
-from server.records import Created, evolve, from_plain, start
-from server.snapshots import BadSnapshot, model_from
+from server.room.core import CoreSettings, RoomCore
+from server.room.model.answers import Answers
+from server.room.model.records import Created, evolve, from_plain, start
+from server.room.model.snapshots import BadSnapshot, model_from
 
 log = logging.getLogger("rollhouse.room")
 

@@ -1,8 +1,8 @@
-"""The room actor: the asyncio shell around one :class:`~server.core.RoomCore`.
+"""The room actor: the asyncio shell around one :class:`~server.room.core.RoomCore`.
 
 One task per live room takes inputs from the room's mailbox one at a time (that
 order is the arrival order; commands queued one behind another go in together, as one
-:class:`~server.core_io.Commands`, so they share a write), feeds them to the core, and
+:class:`~server.room.io.Commands`, so they share a write), feeds them to the core, and
 carries out the core's outputs in order: appends and stored replies go to the store
 (each outcome fed back before the next input), messages are encoded once per codec
 (the core's own msgpack frames are used as they are) and each peer's frames of one
@@ -37,8 +37,10 @@ from protocol import errors as codes
 from protocol.codec import MSGPACK, OpPieces, codec_for
 from protocol.messages import Hello, Patch, Welcome
 from server.config import Settings
-from server.core import RoomCore
-from server.core_io import (
+from server.errors import RoomRefusal
+from server.metrics import Metrics
+from server.room.core import RoomCore
+from server.room.io import (
     Append,
     Arm,
     BotThought,
@@ -67,12 +69,10 @@ from server.core_io import (
     WriteDone,
     WriteFailed,
 )
-from server.errors import RoomRefusal
-from server.mailbox import Carry, Mailbox, may_go_ahead
-from server.metrics import Metrics
-from server.records import to_plain
+from server.room.mailbox import Carry, Mailbox, may_go_ahead
+from server.room.model.records import to_plain
+from server.room.views import room_summary
 from server.store import EventStore, StoreConflict, StoreError, StoreFenced, StoreUnknown
-from server.views import room_summary
 
 log = logging.getLogger("rollhouse.room")
 

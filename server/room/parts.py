@@ -1,14 +1,14 @@
-"""What the room core's mixins (:mod:`server.core_time`, :mod:`server.core_commands`)
-share of :class:`server.core.RoomCore`: the state both read and the write both ask
-for, declared once here and defined in :mod:`server.core`. Pure, like the core."""
+"""What the room core's mixins (:mod:`server.room.clock`, :mod:`server.room.commands`)
+share of :class:`server.room.core.RoomCore`: the state both read and the write both ask
+for, declared once here and defined in :mod:`server.room.core`. Pure, like the core."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from server.core_io import Output, PeerId
-from server.records import Record, RoomModel
+from server.room.io import Output, PeerId
+from server.room.model.records import Record, RoomModel
 
 Done = Callable[[float, frozenset[PeerId]], None]
 """What to do once a write is durable (the time, and the peers gone meanwhile)."""

@@ -55,16 +55,16 @@ from engine.errors import BadOptions, CodedError
 from protocol import errors as codes
 from protocol.errors import ProtocolError, http_status
 from protocol.plain import check_plain
-from server import history_api
+from server.api import history as history_api
 from server.cluster.node import Node
 from server.config import Settings
-from server.connection import websocket_endpoint
+from server.edge.connection import websocket_endpoint
 from server.errors import RoomRefusal
 from server.limits import client_address
 from server.logs import quiet_denials
 from server.metrics import Metrics
 from server.ownership import RoomElsewhere
-from server.rooms import Rooms
+from server.room.rooms import Rooms
 from server.services import Services
 from server.store import EventStore, StoreError, open_store
 from server.store.base import MAX_PAGE

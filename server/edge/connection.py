@@ -5,7 +5,7 @@ gets HTTP 403 (``room/origin_forbidden``), an address past its connection limit 
 429 (``room/too_many_connections``); neither is upgraded.
 
 On the server's own protocol every frame, the hello too, is handed to
-:meth:`Connection.on_frame` as uvicorn parses it (:mod:`server.frames`: no queue, no
+:meth:`Connection.on_frame` as uvicorn parses it (:mod:`server.edge.frames`: no queue, no
 task switch): a hello for a room this node runs joins there and then; one that must
 wait (the room loading, or run by another node) is answered by a task, and the frames
 after it wait for it, in order. On any other server frames come through ASGI.
@@ -15,7 +15,7 @@ first time a frame has to wait, so an idle connection holds neither); the room o
 ever calls :meth:`Connection.send_frames`, which never waits (the room hands over
 all of one input's frames for a peer at once: a player's patch and its ack). Frames go
 straight to the socket's transport, in one write, when nothing is queued before them
-and the transport is below its high-water mark (:class:`server.frames.DirectWrite`:
+and the transport is below its high-water mark (:class:`server.edge.frames.DirectWrite`:
 no task switch, no ASGI hops); otherwise they wait in the outbox, in order. When the
 outbox is full the client is too slow: it gets close 4000 ``room/slow_consumer`` if
 the socket can still take it, and its TCP connection is ended either way within a
@@ -40,11 +40,11 @@ from protocol.codec import SUBPROTOCOLS, Codec, ProtocolError, codec_for
 from protocol.messages import Command, Error, Hello, Ping, Pong, Reject, Resync, ServerMessage
 from server.cluster.relay import RemoteRoom
 from server.config import origin_allowed
-from server.core_io import PeerId
+from server.edge.frames import DirectWrite, protocol_of, take_frames
 from server.errors import RoomRefusal
-from server.frames import DirectWrite, protocol_of, take_frames
 from server.limits import TokenBucket, client_address
-from server.room import Room
+from server.room.io import PeerId
+from server.room.shell import Room
 from server.services import Services
 
 log = logging.getLogger("rollhouse.connection")
@@ -185,7 +185,7 @@ class Connection:
     async def serve(self) -> None:
         """Read frames until the client leaves (``hello`` due within the hello timeout).
 
-        On the server's own protocol (:class:`server.frames.FrameProtocol`) every frame
+        On the server's own protocol (:class:`server.edge.frames.FrameProtocol`) every frame
         comes to :meth:`on_frame` as uvicorn parses it, the hello too, and this only
         waits for the disconnect; on any other server frames come through ASGI here."""
         timeout = self.services.settings.hello_timeout_seconds

@@ -22,13 +22,13 @@ from engine.core import get_game
 from engine.errors import BadOptions
 from protocol import errors as codes
 from server.config import Settings
-from server.core import CoreSettings, RoomCore
-from server.core_io import Rematch
 from server.errors import RoomRefusal
 from server.metrics import Metrics
 from server.ownership import Fencer, RoomElsewhere, StoreFencer
-from server.rebuild import Rebuilder
-from server.records import (
+from server.room.core import CoreSettings, RoomCore
+from server.room.io import Rematch
+from server.room.model.rebuild import Rebuilder
+from server.room.model.records import (
     Record,
     RoomModel,
     created_record,
@@ -37,9 +37,9 @@ from server.records import (
     seated_record,
     to_plain,
 )
-from server.room import Room
+from server.room.shell import Room
+from server.room.views import room_summary
 from server.store import EventStore, StoreError, StoreUnknown
-from server.views import room_summary
 
 log = logging.getLogger("rollhouse.rooms")
 

@@ -24,7 +24,7 @@ from engine.data import to_data
 from engine.memo import FRESH, Memo
 from protocol.codec import MSGPACK
 from protocol.patch import Op, diff
-from server.records import RoomModel
+from server.room.model.records import RoomModel
 
 Viewer = int | None
 

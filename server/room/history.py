@@ -19,7 +19,7 @@ from typing import Any
 from engine.core import get_game
 from engine.fairness import Step, Verdict, verify
 from protocol.patch import diff
-from server.records import (
+from server.room.model.records import (
     Created,
     Played,
     Record,
@@ -30,7 +30,7 @@ from server.records import (
     start,
     to_plain,
 )
-from server.views import room_part
+from server.room.views import room_part
 
 Plain = dict[str, Any]
 Log = Sequence[tuple[int, Mapping[str, Any]]]

@@ -1,8 +1,8 @@
 """The room core: every decision a live room makes, as a pure state machine.
 
-``RoomCore.handle(input) -> [output, ...]`` (types in :mod:`server.core_io`). The core
+``RoomCore.handle(input) -> [output, ...]`` (types in :mod:`server.room.io`). The core
 reads the time and randomness only from its inputs and does no I/O: the asyncio shell
-(:mod:`server.room`) feeds it one input at a time from the room's mailbox (that order
+(:mod:`server.room.shell`) feeds it one input at a time from the room's mailbox (that order
 is the arrival order) and carries out its outputs in order.
 
 Writes. At most one write is pending at a time: an :class:`Append` of records (or a
@@ -12,7 +12,7 @@ nothing (:meth:`RoomCore.reads_only`): it is welcomed from the durable model whi
 write is in flight. Only a durable write changes the model (durable before visible);
 then every viewer gets its patch and the command its ack.
 Commands that arrive together (:class:`Commands`) are decided one after another and
-written as one append with one patch per viewer (:mod:`server.core_commands`).
+written as one append with one patch per viewer (:mod:`server.room.commands`).
 
 Unknown outcomes. A write whose outcome is unknown (a timeout or a dropped connection
 after sending) is never answered as a reject: the core asks the shell to
@@ -22,11 +22,11 @@ only if they certainly did not. A room never serves state behind or ahead of its
 
 Liveness. Clock timeouts, bot moves, takeovers and the room's own bookkeeping records
 (``left``, ``returned``, ``takeover``, ``unseated``) are derived from the model after
-every input (:meth:`server.core_time.Clockwork._drive`), so a failed write is tried again after a
+every input (:meth:`server.room.clock.Clockwork._drive`), so a failed write is tried again after a
 capped exponential backoff. Timeouts that fall due together are applied in the game's
 turn order (Rollie: the First player, then clockwise), never by seat number.
 
-Answers. A command id gets one answer for the room's lifetime (:mod:`server.answers`):
+Answers. A command id gets one answer for the room's lifetime (:mod:`server.room.model.answers`):
 acks are in the log, every other answer is stored beside it before it is sent.
 """
 
@@ -51,9 +51,9 @@ from protocol.messages import (
     Welcome,
 )
 from protocol.patch import Op
-from server.answers import Answer, Answers, reply_to_plain
-from server.core_commands import Deciding
-from server.core_io import (
+from server.room.clock import Clockwork
+from server.room.commands import Deciding
+from server.room.io import (
     Append,
     Arm,
     BotThought,
@@ -81,9 +81,8 @@ from server.core_io import (
     WriteDone,
     WriteFailed,
 )
-from server.core_parts import Done, Failed
-from server.core_time import Clockwork
-from server.records import (
+from server.room.model.answers import Answer, Answers, reply_to_plain
+from server.room.model.records import (
     Record,
     Rematched,
     RoomModel,
@@ -91,9 +90,10 @@ from server.records import (
     seated_record,
     to_plain,
 )
-from server.snapshots import snapshot_of
+from server.room.model.snapshots import snapshot_of
+from server.room.parts import Done, Failed
+from server.room.views import Viewer, Views
 from server.store.base import pack, unpack
-from server.views import Viewer, Views
 
 log = logging.getLogger("rollhouse.room")
 
@@ -109,7 +109,7 @@ class CoreSettings:
     retry_base: float = 0.1
     retry_cap: float = 5.0
     snapshot_every: int = 500
-    """Events between snapshots of the room (server.snapshots); 0: none."""
+    """Events between snapshots of the room (server.room.model.snapshots); 0: none."""
     presence_every: float = 0.25
     """At most one presence frame per room per this many seconds: arrivals and
     departures in between are summed into the next (joins cost O(n), not O(n^2))."""
@@ -503,7 +503,7 @@ class RoomCore(Clockwork, Deciding):
 
     def _with_view(self, message: Welcome | Snapshot, viewer: Viewer) -> bytes:
         """``message`` (carrying ``viewer``'s view) in msgpack, its view encoded once per
-        change of the room (:meth:`server.views.Views.encoded`)."""
+        change of the room (:meth:`server.room.views.Views.encoded`)."""
         return MSGPACK.encode_with(message, "view", self.views.encoded(viewer))
 
     def _send_view(

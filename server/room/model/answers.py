@@ -23,7 +23,7 @@ from typing import Any
 import attrs
 
 from protocol.messages import Ack, Reject
-from server.records import Played
+from server.room.model.records import Played
 
 Reply = Ack | Reject
 
