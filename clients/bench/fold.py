@@ -5,7 +5,7 @@
 Per game: one game is played by the engine with the game's first bot policy (6 seats
 for Rollie, 4 for the others, seed 7) and written as the log the store would return:
 the ``created`` record, a ``seated`` record per seat and one ``event`` record per
-event, passed through msgpack. That log is folded through :class:`server.room.model.rebuild.
+event, passed through msgpack. That log is folded through :class:`server.room.rebuild.
 Rebuilder` (what :meth:`server.room.rooms.Rooms.get` runs on a load), and the model it
 reaches is snapshotted and read back through :func:`server.room.model.snapshots.model_from`.
 Printed: records, the best of ``--repeat`` fold times (total and per record) and the
@@ -24,9 +24,9 @@ from typing import Any
 
 from engine.core import Game, get_game
 from engine.data import to_data
-from server.room.model.rebuild import Rebuilder
 from server.room.model.records import created_record, seated_record, to_plain
 from server.room.model.snapshots import model_from, snapshot_of
+from server.room.rebuild import Rebuilder
 from server.store.base import pack, unpack
 
 SEATS = {"rollie": 6}

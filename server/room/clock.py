@@ -1,8 +1,8 @@
 """The room core's sense of time: clock timeouts, hosted-bot and takeover moves, the
-bookkeeping records a room owes its log, and the timers that wake it (a mixin of
+bookkeeping records a room owes its log, and the timers that wake it (a part of
 :class:`server.room.core.RoomCore`; pure like it: the time is always an argument).
 
-After every input the core calls :meth:`Clockwork._drive`: it writes what is due now,
+After every input the core calls :meth:`Clockwork.drive`: it writes what is due now,
 one write at a time (bookkeeping first, then the first clock timeout in turn order),
 and otherwise brings the armed timers in line with what the model waits for. A failed
 write pushes everything back by the core's backoff.
@@ -18,15 +18,16 @@ from __future__ import annotations
 
 import logging
 import random
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.core import SearchBot, turn_order
 from engine.data import to_data
 from engine.errors import Rejection
-from server.room.io import Arm, BotThought, Disarm, PeerId, Think
+from server.room.io import Arm, BotThought, Disarm, Think
 from server.room.model.records import Left, Record, Returned, TakenOver, Unseated, played_records
-from server.room.parts import CorePart, Done
-from server.room.views import Views
+from server.room.state import RoomState
+from server.room.table import Table
+from server.room.then import Bookkept, Moved
 
 log = logging.getLogger("rollhouse.room")
 
@@ -34,30 +35,23 @@ EARLY = 0.002
 """A timer counts as due this long before its time (the shell's timers are not exact)."""
 
 
-class Clockwork(CorePart):
+class Clockwork:
     """What time alone makes a room do."""
 
-    views: Views
-    seated: dict[int, PeerId]
-    backoff_until: float
-    armed: dict[str, float]
-    bot_due: dict[int, float]
-    thinking: dict[int, int]
-    left_at: dict[int, float]
-    unconfirmed: set[int]
-    stuck: set[tuple[int, int]]
-
-    if TYPE_CHECKING:
-
-        def _presence(self, now: float, seats: bool = True) -> None: ...
-
-        def _presence_now(self, now: float) -> None: ...
-
-        presence_at: float | None
+    def __init__(self, state: RoomState, table: Table) -> None:
+        self.state = state
+        self.table = table
+        self.backoff_until = 0.0
+        """No write before this time (a failed write backs off)."""
+        self.bot_due: dict[int, float] = {}
+        self.thinking: dict[int, int] = {}
+        """Seats whose searching bot is thinking off the loop, with the seq it thinks on."""
+        self.stuck: set[tuple[int, int]] = set()
+        """(seat, seq) pairs whose move was refused: tried again once the room moves."""
 
     def _play(self, seat: int, command: Any, now: float, by: str, cmd: str | None) -> bool:
         """Append the events of a move the room makes for ``seat``; False if refused."""
-        model = self.model
+        model = self.state.model
         try:
             events = model.game.decide(model.state, command)
         except Rejection as exc:
@@ -71,14 +65,14 @@ class Clockwork(CorePart):
             return False
         records = played_records(events, now, seat, cmd, None, by, to_data(command))
         names = (by, *(model.game.public_name(e) for e in events))
-        self._append(tuple(records), names)
+        self.state.write(tuple(records), names, Moved())
         return True
 
-    def _timer(self, key: str, now: float) -> None:
-        self.armed.pop(key, None)
+    def timer(self, key: str, now: float) -> None:
+        self.state.armed.pop(key, None)
         if key == "presence":
-            if self.presence_at is not None:
-                self._presence_now(now)
+            if self.table.presence_at is not None:
+                self.table.presence_now(now)
         elif key.startswith("bot:"):
             seat = int(key[4:])
             due = self.bot_due.get(seat)
@@ -87,7 +81,7 @@ class Clockwork(CorePart):
 
     def _bot_seats(self) -> list[int]:
         """Awaited seats a bot plays now: hosted bots, and seats taken over."""
-        model = self.model
+        model = self.state.model
         if not model.live:
             return []
         out = []
@@ -95,12 +89,12 @@ class Clockwork(CorePart):
             info = model.holders.get(seat)
             if info is None:
                 continue
-            if info.bot is not None or (seat in model.taken_over and seat not in self.seated):
+            if info.bot is not None or (seat in model.taken_over and seat not in self.state.seated):
                 out.append(seat)
         return out
 
     def _bot_move(self, seat: int, now: float) -> None:
-        model = self.model
+        model = self.state.model
         if self.thinking.get(seat) == model.seq:
             return  # its thought is on the way
         if seat not in self._bot_seats() or (seat, model.seq) in self.stuck:
@@ -117,16 +111,16 @@ class Clockwork(CorePart):
         seed = f"{model.room_id}:{model.seq}:{seat}"
         if isinstance(policy, SearchBot):  # it searches the state: off the event loop
             self.thinking[seat] = model.seq
-            self._out.append(Think(seat, model.seq, model.game, model.state, policy, seed))
+            self.state.out.append(Think(seat, model.seq, model.game, model.state, policy, seed))
             return
-        command = policy(self.views.game[seat], seat, legal, random.Random(seed))
+        command = policy(self.state.views.game[seat], seat, legal, random.Random(seed))
         if self._play(seat, command, now, by, f"{by}-{model.seq}"):
             self.bot_due.pop(seat, None)
 
-    def _thought(self, thought: BotThought) -> None:
+    def thought(self, thought: BotThought) -> None:
         """A searching bot's command, played if the room is still where it thought;
         otherwise dropped (the bot's timer brings a fresh thought)."""
-        model = self.model
+        model = self.state.model
         if self.thinking.get(thought.seat) != thought.seq:
             return
         del self.thinking[thought.seat]
@@ -140,14 +134,14 @@ class Clockwork(CorePart):
         if self._play(seat, thought.command, thought.now, by, f"{by}-{model.seq}"):
             self.bot_due.pop(seat, None)
 
-    def _drive(self, now: float) -> None:
+    def drive(self, now: float) -> None:
         """Do what is due now (one write at a time), then arm the timers for what is next."""
         if self._still():
             return
         if now + EARLY >= self.backoff_until:
             record = self._bookkeeping(now)
             if record is not None:
-                self._append((record,), (), self._bookkept(record))
+                self.state.write((record,), (), Bookkept(record))
                 return
             due = self._due_timeout(now)
             if due is not None and self._timeout(due, now):
@@ -157,36 +151,39 @@ class Clockwork(CorePart):
     def _still(self) -> bool:
         """Nothing for time to do: no clock, hosted bot or takeover in this room, no seat
         to give back, no retry or presence waiting, and no timer armed (so nothing to
-        disarm). Most commands of most rooms: :meth:`_drive` need not look further."""
-        model = self.model
-        if self.armed or self.bot_due or self.unconfirmed or self.backoff_until:
+        disarm). Most commands of most rooms: :meth:`drive` need not look further."""
+        state, model = self.state, self.state.model
+        if state.armed or self.bot_due or self.table.unconfirmed or self.backoff_until:
             return False
-        if self.presence_at is not None or model.clock > 0 or model.takeover_after is not None:
+        if (
+            self.table.presence_at is not None
+            or model.clock > 0
+            or model.takeover_after is not None
+        ):
             return False
         return not model.taken_over and all(h.bot is None for h in model.holders.values())
 
-    def _bookkept(self, record: Record) -> Done:
-        def done(now: float, _gone: frozenset[PeerId]) -> None:
-            if isinstance(record, Unseated):
-                self.unconfirmed.discard(record.seat)
-            self._presence(now)
-
-        return done
+    def bookkept(self, record: Record, now: float) -> None:
+        """A bookkeeping record is durable: a seat given back is no longer owed; tell
+        everyone who is here."""
+        if isinstance(record, Unseated):
+            self.table.unconfirmed.discard(record.seat)
+        self.table.presence(now)
 
     def _bookkeeping(self, now: float) -> Record | None:
         """The next record the room owes its log: seats to give back, time away."""
-        model = self.model
-        for seat in sorted(self.unconfirmed):
-            if seat in model.holders and seat not in self.seated:
+        state, model, table = self.state, self.state.model, self.table
+        for seat in sorted(table.unconfirmed):
+            if seat in model.holders and seat not in state.seated:
                 return Unseated(seat, now)
-            self.unconfirmed.discard(seat)
+            table.unconfirmed.discard(seat)
         grace = model.takeover_after
         if grace is None or not model.live:
             return None
         for seat in sorted(model.humans()):
-            here, away = seat in self.seated, seat in model.away
+            here, away = seat in state.seated, seat in model.away
             if not here and not away:
-                return Left(seat, self.left_at.get(seat, now))
+                return Left(seat, table.left_at.get(seat, now))
             if here and away:
                 return Returned(seat, now)
             if away and seat not in model.taken_over and now + EARLY >= model.away[seat] + grace:
@@ -195,7 +192,7 @@ class Clockwork(CorePart):
 
     def _due_timeout(self, now: float) -> int | None:
         """The first seat in turn order whose clock has run out."""
-        model = self.model
+        model = self.state.model
         deadlines = model.deadlines()
         if not deadlines or not model.live:
             return None
@@ -209,15 +206,16 @@ class Clockwork(CorePart):
         return None
 
     def _timeout(self, seat: int, now: float) -> bool:
-        command = self.model.game.timeout_command(self.model.state, seat)
+        model = self.state.model
+        command = model.game.timeout_command(model.state, seat)
         if command is None:
-            self.stuck.add((seat, self.model.seq))
+            self.stuck.add((seat, model.seq))
             return False
         return self._play(seat, command, now, "timeout", None)
 
     def _arm(self, now: float) -> None:
         """Bring the armed timers in line with what the model waits for."""
-        model = self.model
+        state, model = self.state, self.state.model
         wanted: dict[str, float] = {}
         deadlines = [t for s, t in model.deadlines().items() if (s, model.seq) not in self.stuck]
         if deadlines and model.live:
@@ -241,12 +239,13 @@ class Clockwork(CorePart):
         if self.backoff_until > now:
             wanted = {k: max(t, self.backoff_until) for k, t in wanted.items()}
             wanted["retry"] = self.backoff_until
-        if self.presence_at is not None:  # not a write: never held back by a retry
-            wanted["presence"] = self.presence_at
-        for key in [k for k in self.armed if k not in wanted]:
-            del self.armed[key]
-            self._out.append(Disarm(key))
+        if self.table.presence_at is not None:  # not a write: never held back by a retry
+            wanted["presence"] = self.table.presence_at
+        armed = state.armed
+        for key in [k for k in armed if k not in wanted]:
+            del armed[key]
+            state.out.append(Disarm(key))
         for key, at in wanted.items():
-            if self.armed.get(key) != at:
-                self.armed[key] = at
-                self._out.append(Arm(key, at))
+            if armed.get(key) != at:
+                armed[key] = at
+                state.out.append(Arm(key, at))

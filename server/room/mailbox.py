@@ -49,6 +49,14 @@ class Mailbox:
         if waiter is not None and not waiter.done():
             waiter.set_result(None)
 
+    def put_first(self, item: Item) -> None:
+        """Put ``item`` before everything that waits (what an input begun at once left
+        for the task: its write must come before any other input)."""
+        self._items.appendleft(item)
+        waiter = self._waiter
+        if waiter is not None and not waiter.done():
+            waiter.set_result(None)
+
     def empty(self) -> bool:
         return not self._items
 

@@ -27,7 +27,6 @@ from server.metrics import Metrics
 from server.ownership import Fencer, RoomElsewhere, StoreFencer
 from server.room.core import CoreSettings, RoomCore
 from server.room.io import Rematch
-from server.room.model.rebuild import Rebuilder
 from server.room.model.records import (
     Record,
     RoomModel,
@@ -37,6 +36,7 @@ from server.room.model.records import (
     seated_record,
     to_plain,
 )
+from server.room.rebuild import Rebuilder
 from server.room.shell import Room
 from server.room.views import room_summary
 from server.store import EventStore, StoreError, StoreUnknown

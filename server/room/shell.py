@@ -1,20 +1,22 @@
 """The room actor: the asyncio shell around one :class:`~server.room.core.RoomCore`.
 
-One task per live room takes inputs from the room's mailbox one at a time (that
-order is the arrival order; commands queued one behind another go in together, as one
-:class:`~server.room.io.Commands`, so they share a write), feeds them to the core, and
-carries out the core's outputs in order: appends and stored replies go to the store
-(each outcome fed back before the next input), messages are encoded once per codec
-(the core's own msgpack frames are used as they are) and each peer's frames of one
-input handed to its connection together before the room next waits (the actor never
-awaits a socket), timers are armed on the loop. A join, leave, resync or timer that
-reaches a room whose task is waiting on an empty mailbox is handled as it is posted,
-up to its first write, which the task then carries out first (:meth:`Room.post`): the
-same order, a turn of the event loop sooner. A join that only reads the room (a
-spectator, a seat's resume) is handled as it is posted even while the room is busy,
+Every input enters one way, :meth:`Room.post`, and is handled one way,
+:meth:`Room._begin`: the core decides, and its outputs are carried out in order up to
+the first write; the room's one task carries out that write and what follows it
+(:meth:`Room._carry_out`: the write's outcome is the core's next input), one input
+at a time from the room's mailbox (that order is the arrival order; commands queued
+one behind another go in together, as one :class:`~server.room.io.Commands`, so they
+share a write). :meth:`Room.post` decides only *when* an input begins: at once when
+that changes no answer (a join, leave, resync or timer reaching a room whose task
+waits on an empty mailbox: the same order, a turn of the event loop sooner; or a join
+that only reads the room, a spectator or a seat's resume, while the room is busy,
 ahead of what waits unless something of its seat does: the core answers it from what
-is durable (:meth:`RoomCore.reads_only`). Time is read here (``clock``, unix seconds)
-and passed in as ``now``.
+is durable, :meth:`RoomCore.reads_only`), otherwise when the task reaches it.
+
+Messages become frames in :class:`server.room.fanout.Encoder` (once per codec), and
+each peer's frames of one input are handed to its connection together before the
+room next waits (the actor never awaits a socket); timers are armed on the loop.
+Time is read here (``clock``, unix seconds) and passed in as ``now``.
 
 When the core asks to settle an unknown outcome the shell fences the room and reads
 its log tail, retrying with capped backoff until the store answers.
@@ -30,16 +32,17 @@ import random
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
-from typing import Any, Protocol
+from typing import Any
 
 from engine.core import choose
 from protocol import errors as codes
-from protocol.codec import MSGPACK, OpPieces, codec_for
-from protocol.messages import Hello, Patch, Welcome
+from protocol.messages import Hello, Welcome
 from server.config import Settings
 from server.errors import RoomRefusal
 from server.metrics import Metrics
 from server.room.core import RoomCore
+from server.room.fanout import Encoder, Frame
+from server.room.handle import Peer
 from server.room.io import (
     Append,
     Arm,
@@ -78,33 +81,12 @@ log = logging.getLogger("rollhouse.room")
 
 _peer_ids = itertools.count(1)
 _AT_ONCE = (Join, Leave, ResyncIn, TimerFired)
-"""Inputs a waiting room handles as they are posted (they seldom write; see Room.post)."""
+"""Inputs a waiting room begins as they are posted (they seldom write; see Room.post)."""
 _WRITES = (Append, SaveReply, Settle)
 
 
 MAX_BATCH = 64
 """At most this many queued commands are decided together and written as one append."""
-
-
-class Peer(Protocol):
-    """One connection, as the room sees it."""
-
-    codec_name: str
-    gone: bool
-    seat: int | None
-    role: str | None
-
-    def send_frame(self, frame: bytes | str) -> None:
-        """Queue an encoded frame; never blocks (drops the peer when its outbox is full)."""
-
-    def send_frames(self, frames: list[bytes | str]) -> None:
-        """``send_frame`` each, in order (a socket may take them in one write)."""
-
-    def encode(self, message: Any) -> bytes | str:
-        """Encode a ``protocol.messages`` value with this peer's codec."""
-
-    def close_with(self, code: str, message: str) -> None:
-        """Send a fatal error and close."""
 
 
 class Room:
@@ -142,10 +124,9 @@ class Room:
         self._task: asyncio.Task[None] | None = None
         self._snapshot: asyncio.Task[None] | None = None
         self._next_snapshot: SaveSnapshot | None = None
-        self._held: dict[PeerId, tuple[Peer, list[bytes | str]]] = {}
+        self._held: dict[PeerId, tuple[Peer, list[Frame]]] = {}
         """Frames for each peer, held until the room next waits (see :meth:`_do`)."""
-        self._pieces: dict[str, OpPieces] = {}
-        """Ops encoded while one input's outputs are sent, per codec (by identity)."""
+        self._encoder = Encoder()
         self._summary: tuple[tuple[Any, ...], dict[str, Any]] | None = None
         self.thoughts: set[asyncio.Task[None]] = set()
         """Searching bots thinking in worker threads (see :meth:`_think`)."""
@@ -179,9 +160,11 @@ class Room:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
 
+    # -- the one way in --------------------------------------------------------------------
+
     def post(self, inp: Input) -> None:
-        """Queue ``inp`` behind everything already in the mailbox; or handle it now
-        (:meth:`_at_once`) when that changes no answer:
+        """Every input of the room comes in here. It begins (:meth:`_begin`) at once when
+        that changes no answer, otherwise it waits in the mailbox for the room's task:
 
         - the room is waiting for input and ``inp`` is a join, leave, resync or timer:
           the same order, one turn of the event loop sooner;
@@ -190,46 +173,32 @@ class Room:
           waiting that concerns that seat: it is welcomed from what is durable now, and
           the patches of what was waiting follow it, instead of waiting behind them
           (a write waits for its commit: a reconnecting player would wait for every
-          commit queued in the room)."""
-        if not self.broken and type(inp) in _AT_ONCE:
-            if self._parked and self.mailbox.empty():
-                self._at_once(inp)
-                return
-            if type(inp) is Join and self._ahead(inp):
-                self._at_once(inp)
-                return
-        self.mailbox.put((inp, None))
+          commit queued in the room).
 
-    def _ahead(self, join: Join) -> bool:
-        """Whether ``join`` may be answered ahead of the inputs waiting for the room."""
-        core = self.core
-        return core.reads_only(join) and may_go_ahead(
-            join, core.holder_of(join.token), self.mailbox
-        )
-
-    def _at_once(self, inp: Input) -> None:
-        """Handle ``inp`` while the room's task waits for input: everything up to the
-        first write is done here; that write and what follows it go to the task, first
-        in its mailbox (as a :class:`Carry`), like the rest of any input."""
-        self.last_active = time.monotonic()
-        rest: tuple[Output, ...] = ()
+        What an input begun at once leaves to do (its first write and what follows, or
+        the driven mark to update) goes first in the mailbox, for the task."""
+        if self.broken or type(inp) not in _AT_ONCE or not self._may_begin(inp):
+            self.mailbox.put((inp, None))
+            return
+        rest: Sequence[Output] = ()
         try:
-            outputs = self.core.handle(inp)
-            for i, out in enumerate(outputs):
-                if type(out) in _WRITES:
-                    rest = tuple(outputs[i:])
-                    break
-                self._do(out)
+            rest = self._begin(inp)
         except Exception:  # a bug: stop serving from memory rather than guess
             log.exception("room %s failed", self.room_id)
             self._broken(codes.UNAVAILABLE, "the room failed; reconnect")
         finally:
-            self._flush()
-            self._pieces.clear()
+            self._sent()
         if rest or (self.core.needs_driver != self.driven and not self.broken):
-            self.mailbox.put((Carry(rest), None))
-        if isinstance(inp, Leave):
-            self.peers.pop(inp.peer, None)
+            self.mailbox.put_first((Carry(tuple(rest)), None))
+
+    def _may_begin(self, inp: Input) -> bool:
+        """Whether ``inp`` (a join, leave, resync or timer) may begin as it is posted."""
+        if self._parked and self.mailbox.empty():
+            return True
+        if type(inp) is not Join:
+            return False
+        core = self.core  # a join that only reads, ahead of what waits
+        return core.reads_only(inp) and may_go_ahead(inp, core.holder_of(inp.token), self.mailbox)
 
     async def request(self, make: Callable[[int, float], Input]) -> None:
         """Run an operation (``make(op, now)``) and wait until the core says it is over."""
@@ -249,7 +218,7 @@ class Room:
         self.mailbox.put((None, future))
         await future
 
-    # -- what connections call -------------------------------------------------------------
+    # -- what connections call (server.room.handle.RoomHandle) -----------------------------
 
     def join(self, peer: Peer, hello: Hello) -> PeerId:
         """Admit ``peer`` (its welcome, or a fatal error, follows through the mailbox)."""
@@ -300,14 +269,15 @@ class Room:
             self.last_active = time.monotonic()
             try:
                 if inp is not None and not self.broken:
-                    await self._feed(inp)
+                    rest = inp.outputs if isinstance(inp, Carry) else self._begin(inp)
+                    await self._carry_out(rest)
             except Exception:  # a bug: stop serving from memory rather than guess
                 log.exception("room %s failed", self.room_id)
                 self._broken(codes.UNAVAILABLE, "the room failed; reconnect")
+            finally:
+                self._sent()
             if future is not None and not future.done():
                 future.set_result(None)
-            if isinstance(inp, Leave):
-                self.peers.pop(inp.peer, None)
 
     def _gather(self, first: CommandIn) -> Input:
         """``first`` and the commands queued right behind it (up to ``MAX_BATCH``), as one
@@ -323,51 +293,59 @@ class Room:
             return first
         return Commands(tuple(batch), batch[-1].now)
 
-    async def _feed(self, inp: Input | Carry) -> None:
-        try:
-            outputs = inp.outputs if isinstance(inp, Carry) else self.core.handle(inp)
-            await self._carry_out(outputs)
-        finally:
-            self._flush()
-            self._pieces.clear()
+    def _begin(self, inp: Input) -> Sequence[Output]:
+        """Hand ``inp`` to the core and carry out its outputs up to the first write; that
+        write and what follows it are returned (for :meth:`_carry_out`)."""
+        self.last_active = time.monotonic()
+        started = time.perf_counter()
+        outputs = self.core.handle(inp)
+        if isinstance(inp, WriteDone | TailRead):  # folding, diffing, queueing patches
+            self.metrics.fanout_latency.observe(time.perf_counter() - started)
+        if isinstance(inp, Leave):  # the core has let it go: nothing more is sent to it
+            self.peers.pop(inp.peer, None)
+        for i, out in enumerate(outputs):
+            if type(out) is Send:  # most of them: no dispatch
+                self._send(out)
+            elif type(out) in _WRITES:
+                return outputs[i:]
+            else:
+                self._do(out)
+        return ()
 
     async def _carry_out(self, outputs: Sequence[Output]) -> None:
-        """Do ``outputs`` in order, feeding each write's outcome back to the core."""
+        """Carry out ``outputs``, which begin with a write (or are empty): the write, what
+        follows it, then the core's answer to the write's outcome, until no write is left."""
         while outputs:
-            outcome: Input | None = None
-            for out in outputs:
-                if type(out) is Send:  # most of them: no dispatch
-                    self._send(out)
-                    continue
-                write = self._do(out)
-                if write is not None:
-                    outcome = await write
-            if outcome is None:
-                break
-            started = time.perf_counter()
-            outputs = self.core.handle(outcome)
-            if isinstance(outcome, WriteDone | TailRead):  # folding, diffing, queueing patches
-                self.metrics.fanout_latency.observe(time.perf_counter() - started)
+            self._sent()  # before a wait: nothing sent may be held up
+            outcome = await self._write(outputs[0])
+            for out in outputs[1:]:
+                self._do(out)
+            outputs = self._begin(outcome)
         if self.fenced and not self.broken:
             self._broken(codes.MOVED, "this room is run by another node now; reconnect")
         await self._mark_driven()
 
-    def _do(self, out: Output) -> Awaitable[Input] | None:
-        """Carry out ``out``; a write is returned to be awaited (its outcome is the next
-        input), everything else is done at once."""
-        if self._held and not isinstance(out, Send | SendFrames | Arm | Disarm | Count):
-            self._flush()  # before a wait or a close: nothing sent may be held up
+    def _write(self, out: Output) -> Awaitable[Input]:
         match out:
-            case Send():
-                self._send(out)
-            case SendFrames():
-                self._send_frames(out)
             case Append():
                 return self._append(out)
             case SaveReply():
                 return self._save_reply(out)
             case Settle():
                 return self._settle(out.after)
+        raise TypeError(f"{type(out).__name__} is not a write")
+
+    def _do(self, out: Output) -> None:
+        """Carry out ``out``, which is not a write."""
+        if self._held and not isinstance(out, Send | SendFrames | Arm | Disarm | Count):
+            self._sent()  # before a close: nothing sent may be held up
+        match out:
+            case Send():
+                self._send(out)
+            case SendFrames():
+                peer = self.peers.get(out.peer)
+                if peer is not None:
+                    self._hold(out.peer, peer, self._encoder.kept(out.frames, peer.codec_name))
             case Arm():
                 self._arm(out.key, out.at)
             case Disarm():
@@ -392,7 +370,8 @@ class Room:
                 thought.add_done_callback(self.thoughts.discard)
             case Broken():
                 self._broken(out.code, out.message)
-        return None
+            case _:
+                raise TypeError(f"{type(out).__name__} is a write: see _carry_out")
 
     async def _think(self, out: Think) -> None:
         """Run the bot in a worker thread, so the event loop (every room and socket of the
@@ -406,52 +385,34 @@ class Room:
             command = None
         self.post(BotThought(out.seat, out.seq, command, self.clock()))
 
+    # -- frames ----------------------------------------------------------------------------
+
     def _send(self, out: Send) -> None:
-        frames: dict[str, bytes | str] = {}
+        frames: dict[str, Frame] = {}
         for pid in out.peers:
             peer = self.peers.get(pid)
             if peer is None:
                 continue
             if isinstance(out.message, Welcome):
                 peer.seat, peer.role = out.message.seat, out.message.role
-            frame = frames.get(peer.codec_name)
-            if frame is None:
-                if out.frame is not None and peer.codec_name == MSGPACK.name:
-                    frame = out.frame  # the core encoded it already
-                elif type(out.message) is Patch:  # every viewer's patch of a change shares ops
-                    codec = codec_for(peer.codec_name)
-                    pieces = self._pieces.setdefault(peer.codec_name, {})
-                    frame = codec.encode_patch(out.message, pieces)
-                else:
-                    frame = peer.encode(out.message)
-                frames[peer.codec_name] = frame
-            self._hold(pid, peer, [frame])
+            self._hold(pid, peer, [self._encoder.frame(out, peer.codec_name, frames)])
 
-    def _send_frames(self, out: SendFrames) -> None:
-        peer = self.peers.get(out.peer)
-        if peer is None:
-            return
-        if peer.codec_name == MSGPACK.name:
-            self._hold(out.peer, peer, list(out.frames))
-        else:  # a JSON peer: the same messages, in its codec
-            codec = codec_for(peer.codec_name)
-            self._hold(
-                out.peer, peer, [codec.encode_data(MSGPACK.decode_data(f)) for f in out.frames]
-            )
-
-    def _hold(self, pid: PeerId, peer: Peer, frames: list[bytes | str]) -> None:
-        """Keep ``frames`` for ``peer`` until the room next waits (:meth:`_flush`)."""
+    def _hold(self, pid: PeerId, peer: Peer, frames: list[Frame]) -> None:
+        """Keep ``frames`` for ``peer`` until the room next waits (:meth:`_sent`)."""
         held = self._held.get(pid)
         if held is None:
             self._held[pid] = (peer, frames)
         else:
             held[1].extend(frames)
 
-    def _flush(self) -> None:
+    def _sent(self) -> None:
         """Hand each peer the frames held for it (its patch and its ack go out together)."""
+        self._encoder.clear()
         held, self._held = self._held, {}
         for peer, frames in held.values():
             peer.send_frames(frames)
+
+    # -- writes ----------------------------------------------------------------------------
 
     def _gone(self) -> frozenset[PeerId]:
         return frozenset(pid for pid, peer in self.peers.items() if peer.gone)

@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 from clients.sdk import ClientError, create_room
-from server.room.model.rebuild import rebuild_core
+from server.room.rebuild import rebuild_core
 from tests.cluster.conftest import LEASE, metric
 from tests.cluster.support import read_log
 from tests.support.redis_server import start_redis

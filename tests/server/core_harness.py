@@ -36,8 +36,8 @@ from server.room.io import (
     WriteFailed,
 )
 from server.room.model.answers import reply_from_plain
-from server.room.model.rebuild import rebuild_core
 from server.room.model.records import created_record, seated_record, to_plain
+from server.room.rebuild import rebuild_core
 from server.store.base import pack, unpack
 
 T0 = 1_800_000_000.0
@@ -67,13 +67,14 @@ class Table:
         seed: int = 1,
         settings: Mapping[str, Any] | None = None,
         bots: int = 0,
+        core_settings: CoreSettings | None = None,
     ) -> Table:
         created = created_record(get_game(game), seats, options or {}, seed, clock, T0,
                                  {"bot_delay": 0.5, **(settings or {})},
                                  salt=f"salt{seed:x}feedface")  # fmt: skip
         records = [created, *(seated_record(s, f"bot {s + 1}", None, "", T0) for s in range(bots))]
         log = [(seq, unpack(pack(to_plain(r)))) for seq, r in enumerate(records, start=1)]
-        table = cls(rebuild_core("r-test", log, settings=CoreSettings()), log)
+        table = cls(rebuild_core("r-test", log, settings=core_settings or CoreSettings()), log)
         return table
 
     def rebuilt(self) -> Table:

@@ -5,12 +5,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import attrs
 import pytest
 
 from protocol.codec import MSGPACK
 from protocol.messages import Ack, Patch, Presence, Reject, Welcome
-from server.room.core import CoreSettings, PatchHistory
+from server.room.core import CoreSettings
+from server.room.fanout import PatchHistory
 from server.room.io import Append, Arm, Broken, Close, Join, Send, Settle, Start, WriteDone
 from server.room.model.records import to_plain
 from server.store.base import pack, unpack
@@ -173,9 +173,7 @@ def test_resume_from_a_seq_the_room_no_longer_holds_gets_a_snapshot() -> None:
 def test_the_patch_history_keeps_at_most_its_bytes_and_resumes_within_them(limit: int) -> None:
     """Each viewer keeps at most ``patch_history_bytes`` of ops: a spectator back from
     within them gets exactly the patches it missed, from before them a snapshot."""
-    table = Table.new(seats=3)
-    table.core.settings = attrs.evolve(table.core.settings, patch_history_bytes=limit)
-    table.core.history = {v: PatchHistory(512, limit) for v in table.core.views.viewers}
+    table = Table.new(seats=3, core_settings=CoreSettings(patch_history_bytes=limit))
     for peer, name in ((1, "ann"), (2, "bob"), (3, "cy")):
         table.join(peer, name)
     rng = random.Random(limit)

@@ -8,8 +8,8 @@ import random
 from engine.core import choose, get_game
 from server.room.core import CoreSettings
 from server.room.io import Append, BotThought, Start, Think
-from server.room.model.rebuild import rebuild_core
 from server.room.model.records import created_record, seated_record, to_plain
+from server.room.rebuild import rebuild_core
 from server.store.base import pack, unpack
 from tests.server.core_harness import T0, Table
 

@@ -16,7 +16,7 @@ from protocol.patch import same
 from server.config import Settings
 from server.room.core import CoreSettings
 from server.room.io import SaveSnapshot
-from server.room.model.rebuild import Rebuilder, rebuild_core
+from server.room.rebuild import Rebuilder, rebuild_core
 from server.room.views import reference_view
 from tests.server.core_harness import Table
 from tests.support.server import serve
@@ -28,8 +28,7 @@ def played(
     game: str, seats: int, seed: int, steps: int = 400
 ) -> tuple[Table, list[tuple[int, str, dict[str, Any]]]]:
     """A table with snapshots every EVERY events, played by random legal moves."""
-    table = Table.new(game, seats, seed=seed)
-    table.core.settings = CoreSettings(snapshot_every=EVERY)
+    table = Table.new(game, seats, seed=seed, core_settings=CoreSettings(snapshot_every=EVERY))
     for seat in range(seats):
         table.join(seat + 1, f"p{seat}")
     rng = random.Random(seed)

@@ -1,0 +1,187 @@
+"""Who is at the table: joins, seats, welcomes, resumes, resyncs, leaves and presence
+(a part of :class:`server.room.core.RoomCore`; pure like it).
+
+A spectator, or a player with its seat token, is welcomed from what is durable (a
+resume gets only the patches it missed, when they weigh less than the view). A player
+without a token takes the first free seat: the ``seated`` record is written first
+(:class:`~server.room.then.SeatTaken`), and the welcome with the fresh token follows
+once it is durable (:meth:`Table.seat_taken`).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from protocol import errors as codes
+from protocol.codec import MSGPACK
+from protocol.messages import Presence, SeatPresence, Snapshot, Welcome
+from server.room.fanout import Fanout
+from server.room.io import Arm, Close, Join, Leave, PeerId, Send, SendFrames
+from server.room.model.records import seated_record
+from server.room.state import PeerInfo, RoomState
+from server.room.then import SeatTaken
+from server.room.views import Viewer
+
+
+class Table:
+    """The room's peers and seats, and what they are told when they come and go."""
+
+    def __init__(self, state: RoomState, fanout: Fanout) -> None:
+        self.state = state
+        self.fanout = fanout
+        self.left_at: dict[int, float] = {}
+        """When each seat's player left (for the ``left`` record a takeover room owes)."""
+        self.unconfirmed: set[int] = set()
+        """Seats whose taker was gone before its welcome: to be given back."""
+        self.presence_sent = -math.inf
+        self.presence_at: float | None = None
+        """When the next presence goes out (None: none is due)."""
+
+    # -- joins and leaves ------------------------------------------------------------------
+
+    def join(self, j: Join) -> None:
+        state = self.state
+        if j.role == "spectator":
+            state.peers[j.peer] = PeerInfo(None, "spectator", j.codec)
+            self._welcome(j.peer, None, j.last_seq, j.now)
+            self.presence(j.now, seats=False)
+            return
+        if j.token is not None:
+            seat = state.model.seat_for_token(j.token)
+            if seat is None:
+                text = "this seat token belongs to no seat of this room"
+                state.out.append(Close(j.peer, codes.BAD_SEAT_TOKEN, text))
+                return
+            self._take_seat(j, seat, j.token, j.last_seq)
+            return
+        free = state.model.free_seats()
+        if not free:
+            text = "every seat of this room is taken; join as a spectator"
+            state.out.append(Close(j.peer, codes.ROOM_FULL, text))
+            return
+        seat = free[0]
+        record = seated_record(seat, j.name, j.fresh_token, None, j.now)
+        state.write((record,), (), SeatTaken(j, seat))
+
+    def seat_taken(self, j: Join, seat: int, gone: frozenset[PeerId]) -> None:
+        """The seat's record is durable: welcome its taker (gone: give the seat back)."""
+        if j.peer in gone:  # nobody got the token
+            self.unconfirmed.add(seat)
+        else:
+            self._take_seat(j, seat, j.fresh_token, None)
+
+    def seat_lost(self, j: Join) -> None:
+        text = "the seat could not be taken; nothing changed; try again"
+        self.state.out.append(Close(j.peer, codes.UNAVAILABLE, text))
+
+    def _take_seat(self, j: Join, seat: int, token: str, last_seq: int | None) -> None:
+        state = self.state
+        old = state.seated.get(seat)
+        if old is not None and old != j.peer:
+            state.out.append(Close(old, codes.REPLACED, "a newer connection took this seat"))
+            state.peers.pop(old, None)
+        state.peers[j.peer] = PeerInfo(seat, "player", j.codec)
+        state.seated[seat] = j.peer
+        self.left_at.pop(seat, None)
+        self._welcome(j.peer, token, last_seq, j.now)
+        self.presence(j.now)
+
+    def leave(self, inp: Leave) -> None:
+        state = self.state
+        info = state.peers.pop(inp.peer, None)
+        if info is None:
+            return
+        if info.seat is not None and state.seated.get(info.seat) == inp.peer:
+            del state.seated[info.seat]
+            self.left_at[info.seat] = inp.now
+        self.presence(inp.now, seats=info.seat is not None)
+
+    def viewer_peers(self) -> dict[Viewer, tuple[PeerId, ...]]:
+        """The connections of each viewer now (spectators share the ``None`` viewer)."""
+        state = self.state
+        out: dict[Viewer, tuple[PeerId, ...]] = {seat: (p,) for seat, p in state.seated.items()}
+        out[None] = tuple(p for p, info in state.peers.items() if info.seat is None)
+        return out
+
+    # -- views -----------------------------------------------------------------------------
+
+    def _welcome(self, peer: PeerId, token: str | None, last_seq: int | None, now: float) -> None:
+        state = self.state
+        info = state.peers[peer]
+        viewer, model = info.seat, state.model
+        room, game = model.room_id, model.game.name
+        role: Any = info.role
+        snapshot = Welcome(room, game, role, viewer, token, model.seq,
+                           state.views.snapshot(viewer), now)  # fmt: skip
+        missed = self.fanout.missed(viewer, last_seq, model.seq)
+        if missed is None or last_seq is None:
+            self._send_view((peer,), snapshot, viewer, info.codec)
+            return
+        resume = Welcome(room, game, role, viewer, token, last_seq, None, now)
+        if not missed:
+            state.send((peer,), resume)
+            return
+        whole = self.fanout.with_view(snapshot, viewer)  # what the patches must beat (or be sent)
+        if len(MSGPACK.encode(resume)) + sum(map(len, missed)) < len(whole):
+            state.send((peer,), resume)
+            state.out.append(SendFrames(peer, tuple(missed)))
+        else:
+            state.out.append(Send((peer,), snapshot, whole))
+
+    def _send_view(
+        self, peers: tuple[PeerId, ...], message: Welcome | Snapshot, viewer: Viewer, codec: str
+    ) -> None:
+        """Send a message carrying a whole view; to a msgpack peer, its view as encoded
+        for every other peer of the same viewer since the room last changed."""
+        frame = self.fanout.with_view(message, viewer) if codec == MSGPACK.name else None
+        self.state.out.append(Send(peers, message, frame))
+
+    def resync(self, peer: PeerId) -> None:
+        state = self.state
+        info = state.peers.get(peer)
+        if info is not None:
+            snapshot = Snapshot(state.model.seq, state.views.snapshot(info.seat))
+            self._send_view((peer,), snapshot, info.seat, info.codec)
+
+    # -- presence --------------------------------------------------------------------------
+
+    def now_present(self) -> Presence:
+        """Who is at the table now."""
+        state = self.state
+        model = state.model
+        holders = model.holders
+        seats = []
+        for s in range(model.seats):
+            info = holders.get(s)
+            bot = info is not None and (info.bot is not None or s in model.taken_over)
+            seats.append(
+                SeatPresence(s, info.name if info else None, s in state.seated or bot, bot)
+            )
+        spectators = sum(1 for p in state.peers.values() if p.seat is None)
+        return Presence(tuple(seats), spectators)
+
+    def presence(self, now: float, seats: bool = True) -> None:
+        """Tell everyone who is here: now, or at the end of the current interval if a
+        presence went out less than ``presence_every`` ago (one frame for a burst). A
+        change in the spectator count alone (``seats`` false) waits for the longer
+        ``spectators_presence_every``: a crowd of spectators costs the room a frame per
+        connection per interval, and nobody acts on the count."""
+        settings = self.state.settings
+        every = settings.presence_every if seats else settings.spectators_presence_every
+        due = self.presence_sent + every
+        if self.presence_at is not None and self.presence_at <= due:
+            return  # one is already due by then: it will say this too
+        if now >= due:
+            self.presence_now(now)
+        else:
+            self.presence_at = due
+            self.state.armed["presence"] = due
+            self.state.out.append(Arm("presence", due))
+
+    def presence_now(self, now: float) -> None:
+        state = self.state
+        self.presence_at = None
+        if state.peers:
+            self.presence_sent = now
+            state.send(tuple(state.peers), self.now_present())
