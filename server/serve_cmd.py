@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from server.api.app import create_app, drain, tune_gc
-    from server.edge.frames import FrameProtocol
+    from server.edge.protocol import WebSocketEdge
     from server.logs import setup_logging
 
     settings = Settings.from_env(
@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
         app,
         host=settings.host,
         port=settings.port,
-        ws=FrameProtocol,  # uvicorn's websockets-sansio, handing joined sockets' frames over
+        ws=WebSocketEdge,  # our own websocket protocol on websockets' sans-I/O layer
         ws_max_size=1 << 20,
         ws_per_message_deflate=False,
         loop="uvloop" if importlib.util.find_spec("uvloop") else "asyncio",

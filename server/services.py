@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import attrs
 
@@ -18,7 +18,21 @@ store they are kept in Redis instead (server/cluster/idempotency.py), for every 
 
 if TYPE_CHECKING:
     from server.cluster.node import Node
-    from server.edge.connection import Connection
+
+
+class Socket(Protocol):
+    """An open websocket of this node, as the node sees it
+    (:class:`server.edge.connection.Connection`)."""
+
+    seat: int | None
+    role: str | None
+    closing: bool
+
+    def keepalive(self) -> None:
+        """One keepalive sweep (see :func:`server.edge.protocol.keepalive`)."""
+
+    def disconnect(self, code: int = 1012, reason: str = "") -> None:
+        """Close the socket without an error (the client reconnects and resumes)."""
 
 
 @attrs.define
@@ -29,7 +43,7 @@ class Services:
     store: EventStore
     metrics: Metrics
     rooms: Rooms
-    connections: set[Connection] = attrs.field(factory=set)
+    connections: set[Socket] = attrs.field(factory=set)
     addresses: AddressCount = attrs.field(
         default=attrs.Factory(
             lambda self: AddressCount(self.settings.connections_per_address), takes_self=True

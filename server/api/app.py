@@ -1,4 +1,5 @@
-"""The Starlette application: HTTP API, ``/metrics``, the ``/ws`` endpoint, the web client.
+"""The Starlette application: HTTP API, ``/metrics``, the web client (``/ws`` is
+:class:`server.edge.protocol.WebSocketEdge`'s, on the same port).
 
 HTTP (JSON):
 
@@ -48,7 +49,6 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, PlainTextResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
-from starlette.websockets import WebSocket
 
 from engine.core import games
 from engine.errors import BadOptions, CodedError
@@ -58,7 +58,7 @@ from protocol.plain import check_plain
 from server.api import history as history_api
 from server.cluster.node import Node
 from server.config import Settings
-from server.edge.connection import websocket_endpoint
+from server.edge.protocol import keepalive
 from server.errors import RoomRefusal
 from server.limits import client_address
 from server.logs import quiet_denials
@@ -354,7 +354,7 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
     quiet_denials()
 
     @contextlib.asynccontextmanager
-    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+    async def lifespan(app: Starlette) -> AsyncIterator[dict[str, Any]]:
         the_store = store or open_store(settings.store_url)
         metrics_ = Metrics()
         cluster = Node(settings, the_store, metrics_) if is_redis(settings.store_url) else None
@@ -368,10 +368,12 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
         if cluster is not None:
             await cluster.start(rooms)
         await rooms.start()
+        pings = asyncio.create_task(keepalive(services), name="keepalive")
         log.info("serving with store %s", settings.store_url)
         try:
-            yield
+            yield {"services": services}  # the lifespan state: WebSocketEdge finds it there
         finally:
+            pings.cancel()
             if cluster is not None:
                 await cluster.drain()
             await rooms.close()
@@ -423,12 +425,10 @@ async def server_error(request: Request, exc: Exception) -> Response:
 class Front:
     """The ASGI application uvicorn runs, in front of Starlette.
 
-    A websocket on ``/ws`` goes straight to :func:`websocket_endpoint`: a socket keeps
-    its coroutine frames for its whole life, and Starlette's layers (error and
-    exception middleware, router, route) held about 5 KiB of every idle connection
-    (``python -m clients.bench.idle``). HTTP request bodies over ``limit`` bytes get 413
-    ``http/too_large`` before the application sees them (the body is read here and
-    handed on whole). Everything else goes to Starlette."""
+    HTTP request bodies over ``limit`` bytes get 413 ``http/too_large`` before the
+    application sees them (the body is read here and handed on whole). Everything else
+    goes to Starlette. Websockets never come here: uvicorn hands every upgrade to
+    :class:`server.edge.protocol.WebSocketEdge` (``uvicorn.Config(ws=...)``)."""
 
     def __init__(self, app: Starlette, limit: int, by_path: dict[str, int] | None = None) -> None:
         self.app, self.limit, self.by_path = app, limit, by_path or {}
@@ -437,10 +437,6 @@ class Front:
         return getattr(self.app, name)
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] == "websocket" and scope.get("path") == "/ws":
-            scope["app"] = self.app  # what Starlette sets: the endpoint reads app.state
-            await websocket_endpoint(WebSocket(scope, receive, send))
-            return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return

@@ -82,7 +82,7 @@ async def test_server_drop_resumes_with_patches_and_a_gap_resyncs(
 
     for conn in list(live_server.services.connections):
         if conn.seat == seat:
-            await conn.ws.close()
+            conn.disconnect()
     await ana.wait_for_function("window.__states.includes('reconnecting')")
     await ana.wait_for_selector("[data-testid=connection-status][data-state=connected]")
     hello = next(m for m in await ana.evaluate("window.__sent") if m["type"] == "hello")

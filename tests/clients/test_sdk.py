@@ -70,7 +70,7 @@ async def test_client_survives_the_server_closing_its_socket(live_server: LiveSe
             c for c in live_server.services.connections if c.seat == victim.seat and not c.closing
         ]
         assert len(conns) == 1
-        await conns[0].ws.close(1012, "restart")
+        conns[0].disconnect(1012, "restart")
     finals = await asyncio.wait_for(asyncio.gather(*games), 60)
     assert victim.reconnects >= 2
     assert all(f["room"]["status"] == "finished" for f in finals)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import types
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +13,6 @@ import websockets
 
 from clients.sdk import Client, ConnectionLost
 from server.config import Settings
-from server.edge.connection import Connection
 from server.metrics import Metrics
 from tests.support.server import LiveServer, serve
 
@@ -125,36 +125,62 @@ async def test_rate_limit_answers_rate_limited() -> None:
         assert "room/rate_limited" in kinds
 
 
-class StuckSocket:
-    """A websocket whose peer never reads: every send waits forever."""
+class StuckTransport(asyncio.Transport):
+    """A socket whose peer never reads: the transport says it is full at once."""
 
     def __init__(self) -> None:
-        self.closed_with: tuple[int, str] | None = None
+        super().__init__()
+        self.written: list[bytes] = []
+        self.closed = False
 
-    async def send_bytes(self, _: bytes) -> None:
-        await asyncio.Event().wait()
+    def write(self, data: bytes | bytearray | memoryview) -> None:
+        self.written.append(bytes(data))
 
-    async def send_text(self, _: str) -> None:
-        await asyncio.Event().wait()
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return ("127.0.0.1", 5555) if name == "peername" else default
 
-    async def close(self, code: int, reason: str) -> None:
-        self.closed_with = (code, reason)
+    def is_closing(self) -> bool:
+        return self.closed
+
+    def close(self) -> None:
+        self.closed = True
+
+    def abort(self) -> None:
+        self.closed = True
+
+
+UPGRADE = (
+    b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1:8000\r\nUpgrade: websocket\r\n"
+    b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+    b"Sec-WebSocket-Version: 13\r\nSec-WebSocket-Protocol: rollhouse.v1.json\r\n\r\n"
+)
 
 
 async def test_a_slow_client_is_dropped_not_waited_for() -> None:
     """A full outbox drops the connection with room/slow_consumer; send_frame never blocks."""
-    from protocol.codec import codec_for
-    from server.api.app import Services
+    from server.edge.protocol import WebSocketEdge
+    from server.services import Services
 
     metrics = Metrics()
     services = Services(Settings(outbox_limit=4), None, metrics, None)  # type: ignore[arg-type]
-    sock = StuckSocket()
-    conn = Connection(sock, codec_for(JSON), services)  # type: ignore[arg-type]
-    writer = asyncio.create_task(conn.writer())
+    config, state = (
+        types.SimpleNamespace(ws_max_size=1 << 20),
+        types.SimpleNamespace(connections=set()),
+    )
+    edge = WebSocketEdge(config, state, {"services": services})
+    transport = StuckTransport()
+    edge.connection_made(transport)
+    edge.data_received(UPGRADE)
+    assert transport.written[0].startswith(b"HTTP/1.1 101")
+    (conn,) = services.connections
+    edge.pause_writing()  # the socket's buffers are full from here on
     for i in range(10):
-        conn.send_frame(f'{{"n": {i}}}')
-    await asyncio.sleep(0.01)
+        conn.send_frame(f'{{"n": {i}}}')  # type: ignore[attr-defined]
     assert conn.closing
-    assert sock.closed_with == (4000, "room/slow_consumer")
+    close = transport.written[-1]
+    assert close[0] == 0x88 and close[4:] == b"room/slow_consumer"  # close 4000 (0x0fa0)
+    assert close[2:4] == (4000).to_bytes(2, "big")
+    assert len(transport.written) == 2  # the handshake and the close: no frame waited on it
     assert 'reason="slow_consumer"' in metrics.render()
-    writer.cancel()
+    edge.connection_lost(None)
+    assert not services.connections and not services.addresses.open

@@ -25,7 +25,7 @@ import uvicorn
 
 from server.api.app import create_app
 from server.config import Settings
-from server.edge.frames import FrameProtocol
+from server.edge.protocol import WebSocketEdge
 
 
 def free_port() -> int:
@@ -59,7 +59,7 @@ async def serve(settings: Settings | None = None) -> AsyncIterator[LiveServer]:
     settings = attrs.evolve(settings, port=port)
     app = create_app(settings)
     config = uvicorn.Config(
-        app, host="127.0.0.1", port=port, ws=FrameProtocol, ws_max_size=1 << 20,
+        app, host="127.0.0.1", port=port, ws=WebSocketEdge, ws_max_size=1 << 20,
         log_level="warning", lifespan="on",
     )  # fmt: skip
     server = uvicorn.Server(config)
