@@ -9,7 +9,7 @@ from typing import Any
 from server.config import Settings, parse_origins
 
 
-def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parser(sub: Any) -> None:  # what ArgumentParser.add_subparsers() returned
     p = sub.add_parser("serve", help="run the game server")
     p.add_argument("--host", help="interface to bind (env ROLLHOUSE_HOST, default 127.0.0.1)")
     p.add_argument("--port", type=int, help="port (env ROLLHOUSE_PORT, default 8000)")

@@ -63,7 +63,7 @@ from server.errors import RoomRefusal
 from server.limits import client_address
 from server.logs import quiet_denials
 from server.metrics import Metrics
-from server.ownership import RoomElsewhere
+from server.room.ownership import RoomElsewhere
 from server.room.rooms import Rooms
 from server.services import Services
 from server.store import EventStore, StoreError, open_store

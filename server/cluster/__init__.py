@@ -1,4 +1,5 @@
-"""Several nodes on one Redis as one service (docs/cluster.md).
+"""Several nodes on one Redis as one service (docs/cluster.md). May import the base
+modules, :mod:`server.store` and :mod:`server.room`.
 
 - :mod:`server.cluster.leases`  who runs a room: a lease per room carrying the fence
   epoch that the room's appends must present (the claim is the one INCR of it)

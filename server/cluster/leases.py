@@ -24,7 +24,7 @@ import attrs
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError, ResponseError
 
-from server.ownership import RoomElsewhere
+from server.room.ownership import RoomElsewhere
 from server.store import StoreFenced, StoreUnavailable
 from server.store.redis_keys import Keys
 

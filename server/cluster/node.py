@@ -42,7 +42,7 @@ from server.cluster.relay import Message, RemotePeer, RemoteRoom, Session, Strea
 from server.config import Settings
 from server.errors import RoomRefusal
 from server.metrics import Metrics
-from server.ownership import RoomElsewhere
+from server.room.ownership import RoomElsewhere
 from server.store import EventStore, StoreError
 from server.store.url import redis_parts
 
@@ -56,7 +56,7 @@ MOVED_MESSAGE = "the room moved to another node; reconnect"
 
 
 class Node:
-    """This process as a member of the cluster; the rooms' :class:`~server.ownership.Fencer`."""
+    """This process as a member of the cluster; the rooms' :class:`~server.room.ownership.Fencer`."""
 
     exclusive = True
 

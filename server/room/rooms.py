@@ -24,7 +24,6 @@ from protocol import errors as codes
 from server.config import Settings
 from server.errors import RoomRefusal
 from server.metrics import Metrics
-from server.ownership import Fencer, RoomElsewhere, StoreFencer
 from server.room.core import CoreSettings, RoomCore
 from server.room.io import Rematch
 from server.room.model.records import (
@@ -36,6 +35,7 @@ from server.room.model.records import (
     seated_record,
     to_plain,
 )
+from server.room.ownership import Fencer, RoomElsewhere, StoreFencer
 from server.room.rebuild import Rebuilder
 from server.room.shell import Room
 from server.room.views import room_summary

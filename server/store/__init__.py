@@ -8,6 +8,8 @@ appends are group-committed by the durable backends. Beside each log a store kee
 fence epoch (``fence``; an append carrying an older epoch is refused), the room's
 stored command replies (``save_reply``, bounded per seat) and the set of rooms that
 time alone moves (``set_driven``), which a node loads at start-up.
+
+Imports nothing of :mod:`server` but its base modules.
 """
 
 from __future__ import annotations

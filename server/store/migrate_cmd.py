@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+from typing import Any
 
 import redis.asyncio as aioredis
 
@@ -16,7 +17,7 @@ from server.store.redis_keys import migrate
 from server.store.url import redis_parts
 
 
-def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+def add_parser(sub: Any) -> None:  # what ArgumentParser.add_subparsers() returned
     p = sub.add_parser("migrate-keys", help="give a Redis store's room keys their hash tags")
     p.add_argument("--store", required=True, help="the store URL, redis://host:port/db")
     p.set_defaults(func=run)

@@ -10,7 +10,7 @@ import redis.asyncio as aioredis
 
 from clients.sdk import Client, create_room
 from server.cluster.leases import Leases
-from server.ownership import RoomElsewhere
+from server.room.ownership import RoomElsewhere
 from server.store import StoreFenced, open_store
 from tests.cluster.conftest import LEASE, metric
 from tests.cluster.support import check_acks_once, player, read_log
