@@ -97,6 +97,24 @@ TOO_MANY_ROOMS = "room/too_many_rooms"
 NOT_FINISHED = "room/not_finished"
 TOO_MANY_CONNECTIONS = "room/too_many_connections"
 HELLO_TIMEOUT = "room/hello_timeout"
+REMOVED = "room/removed"
+LOCKED = "room/locked"
+NOT_HOST = "room/not_host"
+ALREADY_STARTED = "room/already_started"
+BAD_ACTION = "room/bad_action"
+# -- chat/*: table chat --------------------------------------------------------------------------
+BAD_TEXT = "chat/bad_text"
+CHAT_RATE_LIMITED = "chat/rate_limited"
+CHAT_NOT_ALLOWED = "chat/not_allowed"
+# -- player/*: players, sessions, sign-in ---------------------------------------------------------
+BAD_NAME = "player/bad_name"
+UNAUTHORIZED = "player/unauthorized"
+BAD_CREDENTIALS = "player/bad_credentials"
+LOGIN_LIMITED = "player/login_limited"
+USERNAME_TAKEN = "player/username_taken"
+BAD_USERNAME = "player/bad_username"
+BAD_PASSWORD = "player/bad_password"
+ALREADY_REGISTERED = "player/already_registered"
 # -- command/*: the room's own refusals of a command (the game's are in engine.errors) ----------
 ID_REUSED = "command/id_reused"
 # -- http/*: the HTTP API's own refusals ---------------------------------------------------------
@@ -225,6 +243,72 @@ CATALOGUE: tuple[Code, ...] = (
         429,
     ),
     Code(HELLO_TIMEOUT, "no hello arrived within the hello timeout (10 s by default)", True, _E),
+    Code(REMOVED, "the host removed you from this room; you cannot come back to it", True, _E, 404),
+    Code(
+        LOCKED, "the host locked the seats: no one new may sit down (watch instead)", True, _E, 409
+    ),
+    Code(NOT_HOST, "only the room's host may do this", False, _R, 403),
+    Code(
+        ALREADY_STARTED,
+        "the game has begun: no host action may change it (chat moderation still may)",
+        False,
+        _R,
+        409,
+    ),
+    Code(
+        BAD_ACTION,
+        "an `act` the room does not know, or one missing what it needs (field named)",
+        False,
+        _R,
+        400,
+    ),
+    Code(
+        BAD_TEXT,
+        "a chat message that is empty, over 500 characters, or holds control, bidi-override or "
+        "zero-width characters",
+        False,
+        _R,
+    ),
+    Code(CHAT_RATE_LIMITED, "too many chat messages from you; wait a few seconds", False, _R),
+    Code(
+        CHAT_NOT_ALLOWED,
+        "this room keeps spectators out of the players' channel (or you may not write there)",
+        False,
+        _R,
+    ),
+    Code(
+        BAD_NAME,
+        "a display name that is not 1-32 characters after NFKC normalisation, or holds control, "
+        "bidi-override or zero-width characters",
+        False,
+        _ER,
+        400,
+    ),
+    Code(
+        UNAUTHORIZED,
+        "no valid player session (missing, unknown, expired or signed out)",
+        False,
+        "http",
+        401,
+    ),
+    Code(BAD_CREDENTIALS, "that username and password do not match a player", False, "http", 401),
+    Code(
+        LOGIN_LIMITED,
+        "too many failed sign-ins for this account or address; retry after Retry-After seconds",
+        False,
+        "http",
+        429,
+    ),
+    Code(USERNAME_TAKEN, "another player has that username", False, "http", 409),
+    Code(
+        BAD_USERNAME,
+        "a username must be 3-32 characters: a-z, 0-9, '.', '_' or '-'",
+        False,
+        "http",
+        400,
+    ),
+    Code(BAD_PASSWORD, "a password must be 10-256 characters", False, "http", 400),
+    Code(ALREADY_REGISTERED, "this player has a username and password already", False, "http", 409),
 )
 
 BY_CODE: dict[str, Code] = {c.code: c for c in CATALOGUE}

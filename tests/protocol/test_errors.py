@@ -12,7 +12,8 @@ FORBIDDEN = {"asyncio", "redis", "starlette", "websockets", "uvicorn", "sqlite3"
 
 
 def test_every_code_constant_is_catalogued_once() -> None:
-    """Each protocol/, room/, command/ and http/ code constant has one described entry."""
+    """Each protocol/, room/, command/, http/, chat/ and player/ code constant has one described
+    entry."""
     constants = {
         value
         for name, value in vars(errors).items()
@@ -22,7 +23,8 @@ def test_every_code_constant_is_catalogued_once() -> None:
     assert len(codes) == len(set(codes))
     assert set(codes) == constants
     assert all(entry.description for entry in errors.CATALOGUE)
-    assert all(code.split("/")[0] in {"protocol", "room", "command", "http"} for code in codes)
+    areas = {"protocol", "room", "command", "http", "chat", "player"}
+    assert all(code.split("/")[0] in areas for code in codes)
 
 
 def test_http_status_comes_from_the_catalogue() -> None:
