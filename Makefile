@@ -5,7 +5,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: test serve lint typecheck bench fuzz reliability clean
+.PHONY: test serve lint typecheck bench fuzz reliability lowest clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -34,8 +34,26 @@ reliability: $(STAMP)
 	ROLLHOUSE_RELIABILITY_REPORT=$(CURDIR)/.reliability.jsonl $(BIN)/python -m pytest -q -p no:cacheprovider tests/server/test_faults.py tests/server/test_crash.py
 	$(BIN)/python -m tests.support.reliability .reliability.jsonl
 
+# The lowest version pyproject.toml allows of every runtime, fast and test dependency
+# (tests/support/lowest.py), in a venv of its own, running the suite's fast part: a
+# lower bound that is not true fails here.
+LOWEST       ?= .venv-lowest
+LOWEST_TESTS ?= tests/engine/test_contract.py tests/engine/test_frozen.py tests/engine/test_rollie.py \
+	tests/protocol/test_codec.py tests/protocol/test_errors.py tests/protocol/test_patch.py \
+	tests/server/test_core.py tests/server/test_e2e.py tests/server/test_handshake.py tests/store \
+	tests/clients/test_sdk.py tests/clients/test_terminal.py tests/cluster/test_relay.py \
+	tests/browser/test_connection.py
+
+lowest:
+	rm -rf $(LOWEST)
+	$(PYTHON) -m venv $(LOWEST)
+	$(PYTHON) -m tests.support.lowest fast test > $(LOWEST)/constraints.txt
+	$(LOWEST)/bin/python -m pip install --progress-bar off -c $(LOWEST)/constraints.txt -e '.[fast,test]'
+	$(LOWEST)/bin/python -m pip freeze --exclude-editable | grep -i -E "^($$(sed 's/[=;].*//' $(LOWEST)/constraints.txt | paste -sd'|'))=="
+	$(LOWEST)/bin/python -m pytest -q -p no:cacheprovider $(LOWEST_TESTS)
+
 bench: $(STAMP)
 	$(BIN)/rollhouse bench $(BENCH_ARGS)
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) $(LOWEST) .pytest_cache .mypy_cache .ruff_cache .hypothesis
