@@ -147,6 +147,29 @@ class Metrics:
             "Round trip of a command this node forwarded to the room's owner, from the "
             "forward to the answer's frame coming back (one clock: this node's).",
         )
+        self.ack_latency = Histogram(
+            "rollhouse_ack_seconds",
+            "Time from a command reaching its room's mailbox to its answer (ack or rejection) "
+            "handed to the connection: the wait in the mailbox, the append and the fan-out.",
+        )
+        self.append_stalled = Gauge(
+            "rollhouse_append_stalled_seconds",
+            "The longest time a live room of this node has gone since a store write of its "
+            "failed with none succeeding since (0: every room's last write succeeded).",
+        )
+        self.store_up = Gauge(
+            "rollhouse_store_up",
+            "1 if the event store answered this node's last check (each scrape and each "
+            "readiness probe asks it, within 2 s), else 0.",
+        )
+        self.lease_seconds = Gauge(
+            "rollhouse_lease_seconds", "The room lease this node holds rooms by (cluster mode)."
+        )
+        self.lease_renewal_age = Gauge(
+            "rollhouse_lease_renewal_age_seconds",
+            "Seconds since this node last renewed its leases (cluster mode; past the lease, "
+            "other nodes may take its rooms and it is not ready).",
+        )
         self.rooms = Gauge("rollhouse_rooms_live", "Rooms loaded in memory.")
         self.rooms_owned = Gauge(
             "rollhouse_rooms_owned", "Rooms whose lease this node holds (cluster mode)."
@@ -161,5 +184,7 @@ class Metrics:
             self.rooms_loaded_at_start, self.append_latency, self.fanout_latency,
             self.rooms_owned, self.leases, self.failovers, self.fencing_refusals, self.forwarded,
             self.forward_latency, self.relay_latency, self.load_seconds, self.snapshots,
+            self.ack_latency, self.append_stalled, self.store_up, self.lease_seconds,
+            self.lease_renewal_age,
         ]  # fmt: skip
         return "\n".join(line for s in series for line in s.lines()) + "\n"

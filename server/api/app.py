@@ -112,12 +112,23 @@ async def health(request: Request) -> Response:
         why = "draining" if cluster.draining else "the node's leases are not being renewed"
         body.update(ok=False, error={"code": codes.UNAVAILABLE, "message": why})
         return JSONResponse(body, status_code=503)
+    failure = await store_failure(services)
+    if failure is not None:
+        body.update(ok=False, error={"code": codes.UNAVAILABLE, "message": f"store: {failure!r}"})
+        return JSONResponse(body, status_code=503)
+    return JSONResponse(body)
+
+
+async def store_failure(services: Services) -> Exception | None:
+    """Why the event store did not answer within ``HEALTH_TIMEOUT`` (None: it did);
+    kept in ``rollhouse_store_up``."""
     try:
         await asyncio.wait_for(services.store.last_seq("health-check"), HEALTH_TIMEOUT)
     except (TimeoutError, StoreError) as exc:
-        body.update(ok=False, error={"code": codes.UNAVAILABLE, "message": f"store: {exc!r}"})
-        return JSONResponse(body, status_code=503)
-    return JSONResponse(body)
+        services.metrics.store_up.set(0.0)
+        return exc
+    services.metrics.store_up.set(1.0)
+    return None
 
 
 async def live(request: Request) -> Response:
@@ -336,6 +347,7 @@ async def drain(app: Starlette) -> None:
 
 async def metrics(request: Request) -> Response:
     services: Services = request.app.state.services
+    await store_failure(services)  # rollhouse_store_up as of this scrape
     return PlainTextResponse(services.metrics.render(), media_type="text/plain; version=0.0.4")
 
 

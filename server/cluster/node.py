@@ -98,6 +98,8 @@ class Node:
     async def start(self, rooms: Rooms) -> None:
         self.rooms = rooms
         self.metrics.rooms_owned.fn = lambda: float(len(rooms.live))
+        self.metrics.lease_seconds.set(self.lease)
+        self.metrics.lease_renewal_age.fn = lambda: time.monotonic() - self.last_renewed
         layout = getattr(self.store, "layout", None)  # the Redis store's key names
         if layout is not None:
             self.leases.keys = await layout()

@@ -86,6 +86,12 @@ class Rooms:
         self._rematching: dict[str, asyncio.Lock] = {}
         self._tasks: list[asyncio.Task[None]] = []
         metrics.rooms.fn = lambda: float(len(self.live))
+        metrics.append_stalled.fn = self._append_stalled
+
+    def _append_stalled(self) -> float:
+        """Seconds since the oldest unrecovered store-write failure of a live room."""
+        since = [r.write_failing_since for r in self.live.values() if r.write_failing_since]
+        return time.monotonic() - min(since) if since else 0.0
 
     async def start(self) -> None:
         """Start the idle reaper, and load (in the background) every room time moves."""

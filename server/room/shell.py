@@ -115,6 +115,9 @@ class Room:
         """The task waits on an empty mailbox: no input is being handled."""
         self.timers: dict[str, asyncio.TimerHandle] = {}
         self.ops: dict[int, asyncio.Future[Finished]] = {}
+        self.write_failing_since: float | None = None
+        """When (monotonic) a store write of this room failed with none succeeding since
+        (``rollhouse_append_stalled_seconds``)."""
         self.broken = False
         self.fenced = False
         """Another node fenced this room off: it must not be served from here."""
@@ -276,6 +279,10 @@ class Room:
                 self._broken(codes.UNAVAILABLE, "the room failed; reconnect")
             finally:
                 self._sent()
+            if type(inp) is CommandIn or type(inp) is Commands:  # their answers went out above
+                now = self.clock()
+                for cmd in inp.commands if type(inp) is Commands else (inp,):
+                    self.metrics.ack_latency.observe(max(0.0, now - cmd.now))
             if future is not None and not future.done():
                 future.set_result(None)
 
@@ -429,11 +436,18 @@ class Room:
         except StoreConflict as exc:
             return WriteFailed(True, str(exc), self.clock(), conflict=True)
         except StoreUnknown as exc:
+            self._write_failed()
             return WriteFailed(False, str(exc), self.clock())
         except StoreError as exc:
+            self._write_failed()
             return WriteFailed(True, str(exc), self.clock())
         self.metrics.append_latency.observe(time.perf_counter() - started)
+        self.write_failing_since = None
         return WriteDone(self.clock(), self._gone())
+
+    def _write_failed(self) -> None:
+        if self.write_failing_since is None:
+            self.write_failing_since = time.monotonic()
 
     async def _save_reply(self, out: SaveReply) -> Input:
         keep = self.core.settings.replies_per_seat
@@ -447,7 +461,9 @@ class Room:
             self.metrics.fencing_refusals.inc()
             return WriteFailed(True, str(exc), self.clock(), conflict=True)
         except StoreError as exc:
+            self._write_failed()
             return WriteFailed(True, str(exc), self.clock())
+        self.write_failing_since = None
         return WriteDone(self.clock(), self._gone())
 
     async def _settle(self, after: int) -> Input:
@@ -462,6 +478,7 @@ class Room:
                     self.metrics.fencing_refusals.inc()
                 records = await self.store.read(self.room_id, after)
             except StoreError as exc:
+                self._write_failed()
                 self.metrics.retries.inc(reason="settle")
                 log.warning(
                     "room %s: cannot settle yet (%s); retrying in %.2f s", self.room_id, exc, delay
@@ -469,6 +486,7 @@ class Room:
                 await asyncio.sleep(delay)
                 delay = min(self.core.settings.retry_cap, delay * 2)
                 continue
+            self.write_failing_since = None
             tail = tuple((r.seq, r.data) for r in records)
             return TailRead(tail, self.clock(), self._gone())
 
