@@ -5,13 +5,27 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: test serve lint typecheck bench fuzz reliability lowest clean
+.PHONY: test serve lint typecheck bench fuzz reliability lowest lock clean
 
-$(STAMP): pyproject.toml
+# The venv installs the locked versions (requirements.lock: every dependency and extra,
+# each with its hashes), then the project itself without resolving anything.
+$(STAMP): pyproject.toml requirements.lock
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[test,dev,fast]'
+	$(BIN)/python -m pip install --quiet --require-hashes --no-deps -r requirements.lock
+	$(BIN)/python -m pip install --quiet --no-deps --no-build-isolation -e .
 	touch $(STAMP)
+
+# Refresh the locks to the newest versions pyproject.toml allows (uv, from the dev extra):
+# requirements.lock for the venv and CI, requirements-server.lock (the server and its
+# `fast` extra, the same versions) for deploy/Dockerfile. setuptools is locked too: the
+# project is built with it, without fetching anything unpinned.
+UV_COMPILE = $(BIN)/uv pip compile --quiet --universal --python-version 3.11 --generate-hashes \
+	--upgrade --no-strip-markers --custom-compile-command "make lock"
+lock: $(STAMP)
+	echo "setuptools>=77" | $(UV_COMPILE) pyproject.toml - --extra fast --extra test --extra dev \
+		-o requirements.lock
+	echo "setuptools>=77" | $(UV_COMPILE) pyproject.toml - --extra fast -c requirements.lock \
+		-o requirements-server.lock
 
 test: $(STAMP)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
