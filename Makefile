@@ -5,7 +5,7 @@ VENV   ?= .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: test serve lint typecheck bench fuzz reliability lowest lock clean
+.PHONY: test serve lint typecheck bench fuzz reliability lowest lock container-test clean
 
 # The venv installs the locked versions (requirements.lock: every dependency and extra,
 # each with its hashes), then the project itself without resolving anything.
@@ -27,8 +27,16 @@ lock: $(STAMP)
 	echo "setuptools>=77" | $(UV_COMPILE) pyproject.toml - --extra fast -c requirements.lock \
 		-o requirements-server.lock
 
+# The container test builds deploy/Dockerfile (minutes on a clean machine): its own target.
+CONTAINER_TEST := tests/deploy/test_container.py
+
 test: $(STAMP)
-	$(BIN)/python -m pytest $(PYTEST_ARGS)
+	$(BIN)/python -m pytest --ignore=$(CONTAINER_TEST) $(PYTEST_ARGS)
+
+# deploy/Dockerfile built with buildah (its Debian base made by deploy/base-image.sh when
+# missing) and run: alone, then as deploy/compose.yaml's services with a node killed.
+container-test: $(STAMP)
+	$(BIN)/python -m pytest -s -p no:cacheprovider $(CONTAINER_TEST)
 
 serve: $(STAMP)
 	$(BIN)/rollhouse serve $(SERVE_ARGS)

@@ -9,7 +9,6 @@ Without Debian's ``promtool`` (package ``prometheus``) the promtool tests skip, 
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -17,8 +16,9 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 import yaml
+
+from tests.support.required import missing
 
 MONITORING = Path(__file__).resolve().parents[2] / "deploy" / "monitoring"
 RULES = MONITORING / "alerts.yml"
@@ -31,10 +31,9 @@ GRAFANA_VARIABLES = {"$__rate_interval": "1m", "$instance": ".*"}
 def promtool() -> str:
     path = shutil.which("promtool")
     if path is None:
-        message = "promtool is not installed (Debian package prometheus)"
-        if os.environ.get("ROLLHOUSE_REQUIRE_PROMTOOL", "") not in ("", "0"):
-            pytest.fail(f"{message} and ROLLHOUSE_REQUIRE_PROMTOOL is set")
-        pytest.skip(message)
+        missing(
+            "promtool is not installed (Debian package prometheus)", "ROLLHOUSE_REQUIRE_PROMTOOL"
+        )
     return path
 
 

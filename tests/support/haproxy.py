@@ -18,7 +18,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import httpx
-import pytest
+
+from tests.support.required import missing
 
 DEPLOY_CONFIG = Path(__file__).resolve().parents[2] / "deploy" / "haproxy.cfg"
 START_TIMEOUT = 10.0
@@ -31,10 +32,7 @@ def haproxy_binary() -> str:
         None,
     )
     if path is None:
-        message = "haproxy is not installed"
-        if os.environ.get("ROLLHOUSE_REQUIRE_REDIS", "") not in ("", "0"):
-            pytest.fail(f"{message} and ROLLHOUSE_REQUIRE_REDIS is set")
-        pytest.skip(message)
+        missing("haproxy is not installed", "ROLLHOUSE_REQUIRE_REDIS")
     return path
 
 
