@@ -370,19 +370,14 @@ export class Client {
    * @param {string | null} code the close reason of close code 4000, or a refused handshake's code
    */
   #closedSocket(code) {
-    this.session.dropped();
     this.#welcomed = false;
     clearInterval(this.#timers.ping);
-    if (code !== null) {
-      const next = this.session.ended(code, true);
-      if (next === "reconnect_now") this.#moved = true;
-    }
+    const next = this.session.dropped(code);
+    if (next === "reconnect_now") this.#moved = true;
     const failure = this.session.failure;
     if (failure !== null) this.#fail(new ConnectionLost(failure.code, failure.message));
-    if (this.#closed || this.#failure !== null || !this.reconnect) {
-      if (!this.#closed && this.#failure === null) this.#fail(new ConnectionLost("client/closed", "connection closed"));
-      return;
-    }
+    else if (!this.#closed && !this.reconnect) this.#fail(new ConnectionLost("client/closed", "connection closed"));
+    if (this.#closed || this.#failure !== null) return;
     this.#retry();
   }
 

@@ -77,9 +77,16 @@ export class Session {
     return [this.hello(), ...[...this.pending].map(([id, cmd]) => commandMessage(id, cmd))];
   }
 
-  /** The socket closed or was lost. */
-  dropped() {
+  /**
+   * The socket closed or was lost: what to do next.
+   * @param {string | null} [reason] the close reason of close code 4000 (an error code), or
+   *   the code of a refused handshake; null for a lost connection
+   * @returns {Outcome} reconnect (with backoff), reconnect_now (room/moved) or give_up
+   */
+  dropped(reason = null) {
     this.open = false;
+    if (this.failure !== null) return "give_up";
+    return reason === null ? "reconnect" : this.ended(reason, true);
   }
 
   /**
@@ -117,7 +124,7 @@ export class Session {
 
   /**
    * An error ended the connection (fatal), or not: what to do next. A final code ends the
-   * session (`failure`).
+   * session (`failure`) and forgets the unanswered commands.
    * @param {string} code the error code (an error message's, a close reason's, a refused handshake's)
    * @param {boolean} fatal whether the connection ends
    * @param {string} [message] for humans
@@ -125,7 +132,10 @@ export class Session {
    */
   ended(code, fatal, message = code) {
     const next = outcome(code, fatal);
-    if (next === "give_up" && this.failure === null) this.failure = { code, message };
+    if (next === "give_up") {
+      if (this.failure === null) this.failure = { code, message };
+      this.pending.clear(); // nothing will answer them: the shell fails them
+    }
     return next;
   }
 }
