@@ -74,7 +74,7 @@ import { Session } from "./session.js";
  * @property {string | null} [seatToken] a seat token kept from before: rejoin that seat
  * @property {"msgpack" | "json"} [encoding] the wire encoding (msgpack by default)
  * @property {boolean} [reconnect] reconnect when the connection drops (true by default)
- * @property {[number, number]} [backoff] the first and the largest delay, ms ([50, 3000])
+ * @property {readonly [number, number]} [backoff] the first and the largest delay, ms ([50, 3000])
  * @property {number} [maxRetries] attempts in a row before giving up (50)
  * @property {number | null} [pingEvery] ms between pings; a node silent for three is dead (5000; null: never)
  * @property {SocketClass} [WebSocket] the WebSocket class (default: the browser's, or `ws` in Node)
@@ -85,7 +85,7 @@ import { Session } from "./session.js";
  * The delay before reconnect attempt `attempt` (1, 2, ...): exponential, capped, with jitter
  * (a random half of it taken off), as the Python SDK's.
  * @param {number} attempt 1 for the first retry
- * @param {[number, number]} backoff the first and the largest delay, ms
+ * @param {readonly [number, number]} backoff the first and the largest delay, ms
  * @param {() => number} [random] a number in [0, 1)
  * @returns {number} milliseconds
  */
@@ -160,7 +160,7 @@ export class Client {
     this.session = new Session({ room, role, name: options.name ?? null, seatToken: options.seatToken ?? null });
     this.encoding = options.encoding ?? "msgpack";
     this.reconnect = options.reconnect ?? true;
-    /** @type {[number, number]} */
+    /** @type {readonly [number, number]} */
     this.backoff = options.backoff ?? [50, 3000];
     this.maxRetries = options.maxRetries ?? 50;
     this.pingEvery = options.pingEvery === undefined ? 5000 : options.pingEvery;

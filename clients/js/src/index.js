@@ -22,3 +22,27 @@ export { Mirror } from "./mirror.js";
 export { applyPatch, checkOp } from "./patch.js";
 export { checkPlain } from "./plain.js";
 export { Session } from "./session.js";
+
+/**
+ * @typedef {import("./messages.js").View} View
+ * @typedef {import("./messages.js").RoomView} RoomView
+ * @typedef {import("./messages.js").RoomSeat} RoomSeat
+ * @typedef {import("./messages.js").YouView} YouView
+ * @typedef {import("./messages.js").GameCommand} GameCommand
+ * @typedef {import("./messages.js").Role} Role
+ * @typedef {import("./messages.js").ClientMessage} ClientMessage
+ * @typedef {import("./messages.js").ServerMessage} ServerMessage
+ * @typedef {import("./messages.js").Hello} Hello
+ * @typedef {import("./messages.js").Command} Command
+ * @typedef {import("./messages.js").Welcome} Welcome
+ * @typedef {import("./messages.js").Snapshot} Snapshot
+ * @typedef {import("./messages.js").Patch} Patch
+ * @typedef {import("./messages.js").Op} Op
+ * @typedef {import("./messages.js").Ack} Ack
+ * @typedef {import("./messages.js").Reject} Reject
+ * @typedef {import("./messages.js").Presence} Presence
+ * @typedef {import("./messages.js").ErrorMessage} ErrorMessage
+ * @typedef {import("./messages.js").Pong} Pong
+ * @typedef {import("./client.js").ClientOptions} ClientOptions
+ * @typedef {import("./codes.js").Outcome} Outcome
+ */

@@ -12,7 +12,36 @@ import { isMap } from "./plain.js";
  * @typedef {import("./plain.js").PlainMap} PlainMap
  * @typedef {"player" | "spectator"} Role
  * @typedef {PlainMap & {type: string}} GameCommand A game command, e.g. {type: "take", value: 5}.
- * @typedef {PlainMap} View A viewer's view: {game, room, you?} (docs/protocol.md 11).
+ */
+
+/**
+ * @typedef {object} View A viewer's view (docs/protocol.md 11); unknown keys may appear.
+ * @property {{[key: string]: any}} game the game's view for this viewer (game-specific)
+ * @property {RoomView} room the room's part, the same for every game
+ * @property {YouView} [you] present in a player's view only
+ */
+/**
+ * @typedef {object} RoomView
+ * @property {"waiting" | "playing" | "finished"} status
+ * @property {{[seat: string]: number}} deadlines unix time each seat's clock runs out
+ * @property {number} clock seconds per decision, 0: no clock
+ * @property {RoomSeat[]} seats
+ * @property {string | null} rematch the id of this table's rematch room
+ * @property {{seat: number, by: "timeout" | "bot" | "takeover" | null} | null} last_move who moved last, and why
+ */
+/**
+ * @typedef {object} RoomSeat
+ * @property {number} seat
+ * @property {string | null} name
+ * @property {boolean} taken
+ * @property {boolean} bot a hosted bot holds the seat
+ * @property {boolean} away its player is gone (rooms with takeover_after)
+ * @property {boolean} takeover a bot plays it for its absent player
+ */
+/**
+ * @typedef {object} YouView
+ * @property {number} seat your seat
+ * @property {GameCommand[]} legal the commands you may send now, exactly as to send them
  */
 
 /**
