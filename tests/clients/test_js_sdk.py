@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -100,3 +101,18 @@ async def test_the_packed_sdk_plays_three_games_through_a_drop(
     # moving meanwhile, Rollie and Roll Player may come back either way.
     builder = results[2]
     assert builder["welcomes"][0] == {"seq": builder["dropped"]["seq"], "snapshot": False}
+
+
+async def test_the_readme_js_example_plays_a_game(installed: Path, live_server: LiveServer) -> None:
+    """The README's JS quick example, run as written with the installed package, plays to the end."""
+    block = re.search(r"```js\n(.*?)```", (ROOT / "README.md").read_text(), re.S)
+    assert block is not None
+    source = block.group(1).replace('"http://127.0.0.1:8000"', json.dumps(live_server.url))
+    (installed / "readme.mjs").write_text(source)
+    proc = await asyncio.create_subprocess_exec(
+        "node", "readme.mjs", cwd=installed,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )  # fmt: skip
+    out, err = await asyncio.wait_for(proc.communicate(), 60)
+    assert proc.returncode == 0, err.decode()
+    assert out.decode().startswith("scores:")
