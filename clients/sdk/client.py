@@ -408,9 +408,8 @@ class Client:
         return await future
 
     async def _send_all(self, messages: list[ClientMessage]) -> None:
-        with contextlib.suppress(
-            ConnectionClosed
-        ):  # unanswered commands go again after a reconnect
+        """Send on the current socket; on a closed one, the session sends them again later."""
+        with contextlib.suppress(ConnectionClosed):
             for msg in messages:
                 await self._ws.send(self.codec.encode(msg))
 
