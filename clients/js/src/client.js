@@ -544,6 +544,11 @@ export class Client {
     this.#send(resync());
   }
 
+  /** Ping now (the client also pings every `pingEvery` ms); the pong updates `clockOffset`. */
+  ping() {
+    this.#send(ping(1));
+  }
+
   /**
    * Wait until `predicate(view)` holds; resolves with the view.
    * @param {(view: View) => unknown} predicate checked now and after every change
