@@ -39,7 +39,14 @@ Outcome = Literal["continue", "reconnect", "reconnect_now", "give_up"]
 """After an error: keep the connection, reconnect with backoff, reconnect at once, give up."""
 
 FINAL_CODES = frozenset(
-    {"room/not_found", "room/full", "room/bad_seat_token", "room/origin_forbidden"}
+    {
+        "room/not_found",
+        "room/full",
+        "room/bad_seat_token",
+        "room/origin_forbidden",
+        "room/removed",
+        "room/locked",
+    }
 )
 """Fatal errors that reconnecting cannot cure (with ``room/replaced``: another tab or
 device holds the seat, so the client must not take it back by itself)."""

@@ -1,6 +1,6 @@
 // The catalogue of wire error codes: the same list as protocol/errors.py (the server's),
 // checked against tests/vectors/errors/catalogue.json by the unit tests (and that file
-// against protocol/errors.py by tests/clients/test_js_vectors.py).
+// against protocol/errors.py by tests/protocol/test_vectors.py).
 //
 // `via` says how a code arrives: "error" (an error message), "reject" (answering a command
 // id), "error|reject", "close" (only as a websocket close reason), "http" (an HTTP error
@@ -53,6 +53,22 @@ export const CATALOGUE = Object.freeze([
   { code: "room/too_many_rooms", description: "POST /api/rooms: this node holds as many live rooms as it may; retry later", fatal: false, via: "http", http: 429 },
   { code: "room/too_many_connections", description: "the websocket handshake from an address already holding the most connections allowed", fatal: true, via: "http", http: 429 },
   { code: "room/hello_timeout", description: "no hello arrived within the hello timeout (10 s by default)", fatal: true, via: "error", http: null },
+  { code: "room/removed", description: "the host removed you from this room; you cannot come back to it", fatal: true, via: "error", http: 404 },
+  { code: "room/locked", description: "the host locked the seats: no one new may sit down (watch instead)", fatal: true, via: "error", http: 409 },
+  { code: "room/not_host", description: "only the room's host may do this", fatal: false, via: "reject", http: 403 },
+  { code: "room/already_started", description: "the game has begun: no host action may change it (chat moderation still may)", fatal: false, via: "reject", http: 409 },
+  { code: "room/bad_action", description: "an `act` the room does not know, or one missing what it needs (field named)", fatal: false, via: "reject", http: 400 },
+  { code: "chat/bad_text", description: "a chat message that is empty, over 500 characters, or holds control, bidi-override or zero-width characters", fatal: false, via: "reject", http: null },
+  { code: "chat/rate_limited", description: "too many chat messages from you; wait a few seconds", fatal: false, via: "reject", http: null },
+  { code: "chat/not_allowed", description: "this room keeps spectators out of the players' channel (or you may not write there)", fatal: false, via: "reject", http: null },
+  { code: "player/bad_name", description: "a display name that is not 1-32 characters after NFKC normalisation, or holds control, bidi-override or zero-width characters", fatal: false, via: "error|reject", http: 400 },
+  { code: "player/unauthorized", description: "no valid player session (missing, unknown, expired or signed out)", fatal: false, via: "http", http: 401 },
+  { code: "player/bad_credentials", description: "that username and password do not match a player", fatal: false, via: "http", http: 401 },
+  { code: "player/login_limited", description: "too many failed sign-ins for this account or address; retry after Retry-After seconds", fatal: false, via: "http", http: 429 },
+  { code: "player/username_taken", description: "another player has that username", fatal: false, via: "http", http: 409 },
+  { code: "player/bad_username", description: "a username must be 3-32 characters: a-z, 0-9, '.', '_' or '-'", fatal: false, via: "http", http: 400 },
+  { code: "player/bad_password", description: "a password must be 10-256 characters", fatal: false, via: "http", http: 400 },
+  { code: "player/already_registered", description: "this player has a username and password already", fatal: false, via: "http", http: 409 },
 ].map((entry) => Object.freeze(/** @type {Code} */ (entry))));
 
 /** @type {ReadonlyMap<string, Code>} */
@@ -77,6 +93,8 @@ export const FINAL_CODES = new Set([
   "room/not_found",
   "room/full",
   "room/bad_seat_token",
+  "room/removed",
+  "room/locked",
   ORIGIN_FORBIDDEN,
   REPLACED,
 ]);
