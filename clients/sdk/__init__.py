@@ -1,7 +1,8 @@
 """The Python SDK: an asyncio client for Rollhouse rooms (see :mod:`clients.sdk.client`).
 
-:mod:`clients.sdk.mirror` is its sans-I/O core (the view mirror), :mod:`clients.sdk.errors`
-its error tree.
+:mod:`clients.sdk.session` (the session: hello, re-sent commands, error outcomes) and
+:mod:`clients.sdk.mirror` (the view mirror) are its sans-I/O core, :mod:`clients.sdk.errors`
+its error tree. The JS SDK (clients/js) has the same parts.
 """
 
 from clients.sdk.client import (
@@ -17,6 +18,7 @@ from clients.sdk.client import (
     ws_url,
 )
 from clients.sdk.mirror import Mirror
+from clients.sdk.session import Session, outcome
 
 __all__ = [
     "FINAL_CODES",
@@ -26,8 +28,10 @@ __all__ = [
     "ConnectionLost",
     "Mirror",
     "Runner",
+    "Session",
     "create_room",
     "http_url",
     "list_rooms",
+    "outcome",
     "ws_url",
 ]

@@ -9,13 +9,14 @@
             ...
 
 The client keeps a local mirror of the viewer's view current from patches (asking
-for a snapshot when it sees a gap; the rules live in the sans-I/O
-:class:`~clients.sdk.mirror.Mirror`, this module is the asyncio glue around it) and
-reconnects by itself when the connection drops: exponential backoff with jitter,
-the seat token kept, the last applied sequence sent so the server replays only what
-was missed (none while a resync is pending: then the welcome brings a snapshot), and
-commands still waiting for an answer re-sent with their original ids (the server
-answers a repeated id with the first result and appends nothing).
+for a snapshot when it sees a gap) and reconnects by itself when the connection drops:
+exponential backoff with jitter, the seat token kept, the last applied sequence sent so
+the server replays only what was missed (none while a resync is pending: then the
+welcome brings a snapshot), and commands still waiting for an answer re-sent with their
+original ids right after the hello (the server answers a repeated id with the first
+result and appends nothing). The rules live in the sans-I/O
+:class:`~clients.sdk.session.Session` (around :class:`~clients.sdk.mirror.Mirror`); this
+module is the asyncio glue around it.
 
 Every frame it sends is a :mod:`protocol.messages` value (Hello, Command, Resync,
 Ping) encoded by the codec; every frame it reads is decoded by
@@ -57,17 +58,13 @@ from clients.sdk.mirror import (
     ViewChanged,
     Welcomed,
 )
+from clients.sdk.session import FINAL_CODES, Session
 from protocol.codec import JSON_SUBPROTOCOL, MSGPACK_SUBPROTOCOL, Codec, codec_for, to_wire
-from protocol.errors import RATE_LIMITED, ProtocolError
-from protocol.messages import Command, Hello, Ping, Pong, Resync, Role, ServerMessage, Welcome
+from protocol.errors import ProtocolError
+from protocol.messages import ClientMessage, Ping, Pong, Resync, Role, ServerMessage, Welcome
 
 log = logging.getLogger("rollhouse.sdk")
 
-MOVED = "room/moved"
-"""The room moved to another node: reconnect at once (to the next URL), not an error."""
-
-FINAL_CODES = {"room/not_found", "room/full", "room/bad_seat_token", "room/origin_forbidden"}
-"""Fatal errors that reconnecting cannot cure."""
 RESYNC_RETRY = 1.0
 """Seconds before asking again for a snapshot after a rate-limited resync (the server
 allows about one resync a second)."""
@@ -113,8 +110,8 @@ class Client:
             raise ValueError(f"role must be one of {get_args(Role)}, got {role!r}")
         self.role = cast(Role, role)
         self.name = name
-        self.mirror = Mirror(seat_token=seat_token)
-        """The view, seq, seat and presence, kept by the sans-I/O mirror."""
+        self.session = Session(room, self.role, name, seat_token)  # a bad name fails here
+        """The mirror and the unanswered commands, kept by the sans-I/O session."""
         self.codec: Codec = codec_for(
             MSGPACK_SUBPROTOCOL if encoding == "msgpack" else JSON_SUBPROTOCOL
         )
@@ -125,7 +122,8 @@ class Client:
         self.clock_offset = 0.0
         """Server time minus local time, from the last welcome or pong."""
         self.on_change: Callable[[Client], None] | None = None
-        self._pending: dict[str, tuple[dict[str, Any], asyncio.Future[int]]] = {}
+        self._pending: dict[str, asyncio.Future[int]] = {}
+        """The futures of the session's unanswered commands, by id."""
         self._ids = itertools.count(1)
         self._prefix = uuid.uuid4().hex[:8]
         self._ws: Any = None
@@ -135,9 +133,13 @@ class Client:
         self._welcomed: asyncio.Event = asyncio.Event()
         self._closed = False
         self._failure: ClientError | None = None
-        self._hello()  # a bad name fails here, not on every reconnect
 
     # -- the mirror ------------------------------------------------------------------
+
+    @property
+    def mirror(self) -> Mirror:
+        """The view, seq, seat and presence, kept by the sans-I/O mirror."""
+        return self.session.mirror
 
     @property
     def view(self) -> dict[str, Any] | None:
@@ -246,16 +248,8 @@ class Client:
                 raise ConnectionLost(code, message) from None
             raise ConnectionRefusedError(f"{code}: {message}") from None  # retried
         self._welcomed.clear()
-        await self._ws.send(self.codec.encode(self._hello()))
-
-    def _hello(self) -> Hello:
-        return Hello(
-            room=self.room,
-            role=self.role,
-            name=self.name or None,
-            seat_token=self.seat_token or None,
-            last_seq=self.mirror.resume_seq,
-        )
+        for msg in self.session.opened():  # hello, then the unanswered commands
+            await self._ws.send(self.codec.encode(msg))
 
     async def _run(self) -> None:
         attempt = 0
@@ -273,6 +267,10 @@ class Client:
             finally:
                 if watch is not None:
                     watch.cancel()
+            reason = self._ws.close_reason if self._ws.close_code == 4000 else None
+            if self.session.dropped(reason or None) == "reconnect_now":
+                self._moved = True
+            self._take_failure()
             if self._closed or self._failure is not None or not self.reconnect:
                 break
             attempt += 1
@@ -295,10 +293,7 @@ class Client:
                 break
             except (TimeoutError, OSError, WebSocketException):
                 continue
-            with contextlib.suppress(OSError, ConnectionClosed, asyncio.TimeoutError):
-                self.reconnects += 1
-                for cmd_id, (command, _) in list(self._pending.items()):
-                    await self._ws.send(self.codec.encode(Command(cmd_id, command)))
+            self.reconnects += 1
         self._welcomed.set()
         self._fail_pending(self._failure or ConnectionLost("client/closed", "connection closed"))
         self._notify()
@@ -316,8 +311,16 @@ class Client:
     def _handle(self, msg: ServerMessage) -> None:
         if isinstance(msg, Welcome | Pong):
             self.clock_offset = (msg.server_time or time.time()) - time.time()
-        for action in self.mirror.receive(msg):
+        step = self.session.receive(msg)
+        if step.send:
+            asyncio.get_running_loop().create_task(self._send_all(step.send))
+        for action in step.actions:
             self._act(action)
+        if step.outcome == "reconnect_now":
+            self._moved = True
+        self._take_failure()
+        if step.resync_later:  # perhaps our resync was dropped: no snapshot would come
+            asyncio.get_running_loop().create_task(self._resync_later())
         self._notify()
 
     def _act(self, action: Action) -> None:
@@ -325,46 +328,41 @@ class Client:
             case Welcomed():
                 self._welcomed.set()
             case RequestResync():
-                asyncio.get_running_loop().create_task(self.resync())
+                pass  # the session's step carries the Resync to send
             case Acked(id=cmd_id, seq=seq):
                 self._resolve(cmd_id, result=seq)
             case Rejected(reject=r):
                 self._resolve(r.id, error=CommandRejected(r.code, r.message, r.details))
             case ServerError(error=error):
-                self._error(error.code, error.message, error.fatal)
+                if not error.fatal:
+                    log.warning("server error %s: %s", error.code, error.message)
             case ViewChanged():
                 pass
 
-    def _error(self, code: str, message: str, fatal: bool) -> None:
-        if not fatal:
-            log.warning("server error %s: %s", code, message)
-            if code == RATE_LIMITED and self.mirror.resyncing:
-                # perhaps our resync was dropped: no snapshot would come; ask again later
-                asyncio.get_running_loop().create_task(self._resync_later())
-            return
-        if code == MOVED:
-            self._moved = True
-            return
-        if code in FINAL_CODES or code == "room/replaced":
-            self._failure = ConnectionLost(code, message)
+    def _take_failure(self) -> None:
+        """Give up when the session ended for good (a final code)."""
+        failure = self.session.failure
+        if failure is not None and self._failure is None:
+            self._failure = ConnectionLost(failure.code, failure.message)
             self._welcomed.set()
 
     def _resolve(
         self, cmd_id: str, result: int | None = None, error: ClientError | None = None
     ) -> None:
-        entry = self._pending.pop(cmd_id, None)
-        if entry is None or entry[1].done():
+        future = self._pending.pop(cmd_id, None)
+        if future is None or future.done():
             return
         if error is not None:
-            entry[1].set_exception(error)
+            future.set_exception(error)
         else:
-            entry[1].set_result(result)  # type: ignore[arg-type]
+            future.set_result(result)  # type: ignore[arg-type]
 
     def _fail_pending(self, error: ClientError) -> None:
-        for _, future in self._pending.values():
+        for future in self._pending.values():
             if not future.done():
                 future.set_exception(error)
         self._pending.clear()
+        self.session.pending.clear()
 
     def _notify(self) -> None:
         """Wake everyone waiting for a change, then ``on_change``."""
@@ -404,11 +402,16 @@ class Client:
             raise self._failure
         cmd_id = cmd_id or self.next_id()
         future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-        frame = self.codec.encode(Command(cmd_id, command))  # ProtocolError: no "type"
-        self._pending[cmd_id] = (command, future)
-        with contextlib.suppress(ConnectionClosed):  # re-sent after the reconnect
-            await self._ws.send(frame)
+        messages = self.session.command(cmd_id, command)  # ProtocolError: no "type"
+        self._pending[cmd_id] = future
+        await self._send_all(messages)
         return await future
+
+    async def _send_all(self, messages: list[ClientMessage]) -> None:
+        """Send on the current socket; on a closed one, the session sends them again later."""
+        with contextlib.suppress(ConnectionClosed):
+            for msg in messages:
+                await self._ws.send(self.codec.encode(msg))
 
     async def resync(self) -> None:
         with contextlib.suppress(ConnectionClosed):

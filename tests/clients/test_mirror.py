@@ -14,7 +14,7 @@ from clients.sdk.mirror import Mirror, RequestResync, ViewChanged, Welcomed
 from engine.errors import CodedError
 from protocol.codec import JSON
 from protocol.errors import ProtocolError
-from protocol.messages import Hello, Patch, Snapshot, Welcome
+from protocol.messages import Error, Hello, Patch, Snapshot, Welcome
 from protocol.patch import diff, same
 from tests.protocol.strategies import views
 
@@ -119,11 +119,11 @@ def test_client_refuses_what_no_hello_can_carry() -> None:
 def test_client_frames_are_protocol_messages() -> None:
     """The hello is a Hello the server's decoder reads back; last_seq follows the mirror."""
     client = Client("ws://127.0.0.1:1/ws", "r-1", name="ann", seat_token="tok", encoding="json")
-    assert JSON.decode_client(client.codec.encode(client._hello())) == Hello(
+    assert JSON.decode_client(client.codec.encode(client.session.hello())) == Hello(
         "r-1", "player", "ann", "tok"
     )
     client.mirror.receive(welcome(7))
-    assert client._hello().last_seq == 7
+    assert client.session.hello().last_seq == 7
 
 
 @settings(max_examples=100, deadline=None)
@@ -158,10 +158,10 @@ async def test_a_rate_limited_resync_is_asked_again(monkeypatch: pytest.MonkeyPa
 
     monkeypatch.setattr(client, "resync", resync)
     client.mirror.receive(welcome())
-    client._error("room/rate_limited", "too many resync requests", fatal=False)
+    client._handle(Error("room/rate_limited", "too many resync requests", fatal=False))
     await asyncio.sleep(0.01)
     assert sent == []  # no resync pending: nothing to ask
     client.mirror.receive(patch(5, 6))
-    client._error("room/rate_limited", "too many resync requests", fatal=False)
+    client._handle(Error("room/rate_limited", "too many resync requests", fatal=False))
     await asyncio.sleep(0.01)
     assert sent == [3]

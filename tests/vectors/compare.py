@@ -1,9 +1,11 @@
-"""Load the mirror vectors (``mirror/*.json``) and compare a mirror's step against a vector's ``expect``.
+"""Load the shared vectors and compare a step against a vector's ``expect``.
 
-Both runners (``tests/clients/test_mirror_vectors.py`` for the SDK's ``Mirror``,
-``tests/browser/test_protocol_vectors.py`` for ``ViewMirror`` in protocol.js) turn
-each step into the same plain ``observed`` map and hand it to :func:`mismatches`.
-See ``tests/vectors/mirror/README.md`` for the schema.
+The mirror vectors (``mirror/*.json``) are run by ``tests/clients/test_mirror_vectors.py``
+(the SDK's ``Mirror``), ``tests/browser/test_protocol_vectors.py`` (``ViewMirror`` in
+protocol.js) and the JS SDK's ``clients/js/test/vectors.test.js``; the session vectors
+(``sessions/*.json``) by ``tests/clients/test_session_vectors.py`` and the JS SDK. Each
+runner turns a step into the same plain ``observed`` map and hands it to
+:func:`mismatches`. See ``tests/vectors/README.md`` for every folder's schema.
 """
 
 from __future__ import annotations
@@ -12,7 +14,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-MIRROR = Path(__file__).resolve().parent / "mirror"
+ROOT = Path(__file__).resolve().parent
+MIRROR = ROOT / "mirror"
 STATE_KEYS = ("seq", "view", "seat", "seat_token", "game", "role", "presence", "resyncing",
               "resume_seq")  # fmt: skip
 """Checked only when the step's ``expect`` names them."""
@@ -26,16 +29,39 @@ OUTPUTS: dict[str, Any] = {
 """Always checked; a key the ``expect`` omits must have this value."""
 
 
-def load() -> list[dict[str, Any]]:
-    """Every vector, sorted by file name."""
-    return [json.loads(path.read_text()) for path in sorted(MIRROR.glob("*.json"))]
+SESSION_STATE_KEYS = (*STATE_KEYS, "pending", "failure")
+"""A session step's state keys: the mirror's, the ids still unanswered, the final error's code."""
+SESSION_OUTPUTS: dict[str, Any] = {
+    "sent": [],
+    "welcomed": False,
+    "changed": None,
+    "answers": {},
+    "error": None,
+    "outcome": None,
+}
+"""A session step's outputs: the mirror's, less ``resync_requested`` (a resync is in ``sent``)."""
 
 
-def mismatches(expect: dict[str, Any], observed: dict[str, Any]) -> list[str]:
+def load(folder: str = "mirror") -> list[dict[str, Any]]:
+    """Every vector of a folder (``mirror``, ``sessions``), sorted by file name."""
+    return [json.loads(path.read_text()) for path in sorted((ROOT / folder).glob("*.json"))]
+
+
+def load_file(name: str) -> dict[str, Any]:
+    """One vector file, by its path under tests/vectors (``patches/apply.json``)."""
+    return json.loads((ROOT / name).read_text())  # type: ignore[no-any-return]
+
+
+def mismatches(
+    expect: dict[str, Any],
+    observed: dict[str, Any],
+    state: tuple[str, ...] = STATE_KEYS,
+    outputs: dict[str, Any] = OUTPUTS,
+) -> list[str]:
     """``key: expected X, got Y`` for each disagreement (an empty list: the step passes)."""
-    unknown = set(expect) - set(STATE_KEYS) - set(OUTPUTS)
+    unknown = set(expect) - set(state) - set(outputs)
     assert not unknown, f"unknown expect keys {sorted(unknown)}"
-    wanted = {**OUTPUTS, **expect}
+    wanted = {**outputs, **expect}
     return [
         f"{key}: expected {json.dumps(value)}, got {json.dumps(observed.get(key))}"
         for key, value in wanted.items()
