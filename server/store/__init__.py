@@ -9,6 +9,11 @@ fence epoch (``fence``; an append carrying an older epoch is refused), the room'
 stored command replies (``save_reply``, bounded per seat) and the set of rooms that
 time alone moves (``set_driven``), which a node loads at start-up.
 
+Each backend also keeps players, their sessions and rooms, and shared counters, in
+the same database or server: ``store.people``, a
+:class:`~server.store.people_base.PeopleStore` (one contract suite too,
+tests/store/test_people_contract.py).
+
 Imports nothing of :mod:`server` but its base modules.
 """
 

@@ -16,6 +16,7 @@ import attrs
 import msgpack
 
 from server.store.errors import StoreError
+from server.store.people_base import PeopleStore
 
 _ROOM_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
 
@@ -30,6 +31,12 @@ class Record:
 
 class EventStore(Protocol):
     """The durable append-only log of every room (see server/store/__init__.py)."""
+
+    @property
+    def people(self) -> PeopleStore:
+        """Players, sessions and shared counters, kept by the same backend
+        (server/store/people_base.py)."""
+        ...
 
     async def append(
         self,

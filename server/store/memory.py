@@ -22,6 +22,7 @@ from server.store.base import (
     unpack,
 )
 from server.store.errors import StoreConflict, StoreFenced, StoreUnavailable
+from server.store.people_memory import MemoryPeople
 
 
 class MemoryStore:
@@ -35,6 +36,8 @@ class MemoryStore:
         self._driven: dict[str, None] = {}
         self._summaries: dict[str, bytes] = {}
         self._closed = False
+        self.people = MemoryPeople(self._check_open)
+        """Players and sessions (server/store/people_memory.py)."""
 
     async def append(
         self,

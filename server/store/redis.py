@@ -65,6 +65,7 @@ from server.store.errors import (
     StoreUnavailable,
     StoreUnknown,
 )
+from server.store.people_redis import RedisPeople
 from server.store.redis_keys import Keys, detect
 
 log = logging.getLogger("rollhouse.store")
@@ -99,6 +100,8 @@ class RedisStore(GroupCommitted):
         """The key names: the tagged layout until the store says otherwise."""
         self._layout_known = False
         self.batcher: Batcher[Append, int] = Batcher(self._flush, max_batch=max_batch)
+        self.people = RedisPeople(self._client, prefix, self._guard, self._check_open)
+        """Players and sessions, on the same server (server/store/people_redis.py)."""
 
     async def layout(self) -> Keys:
         """The store's key names, read once (server/store/redis_keys.py)."""
