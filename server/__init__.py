@@ -8,6 +8,7 @@ tests/test_layout.py, which also finds no import circles):
 | base modules: ``config``, ``errors``, ``logs``, ``metrics``, ``limits`` | settings, the server's refusals, logs, the Prometheus registry, the pure limits |
 | :mod:`server.store` | the event log of every room (memory, SQLite, Redis) |
 | :mod:`server.room` | a live room: its pure core, its model, its fan-out, its asyncio shell; the rooms of a node |
+| :mod:`server.people` | players and their sessions: sign-in, tokens, passwords, the limits on guessing (beside the room, on the store) |
 | :mod:`server.cluster` | several nodes as one service: leases, relays, the shared index |
 | :mod:`server.services` | what every request handler of a node reaches |
 | :mod:`server.edge` | the network edge: our websocket protocol, one connection per socket, its handshake |

@@ -96,6 +96,20 @@ class Settings:
     retry_cap_seconds: float = 5.0
     """Backoff of room writes retried after a store failure: doubling from base to cap."""
 
+    session_idle_days: float = 30.0
+    """A player's session ends after this many days unused (each use moves it on)."""
+    guests_per_minute: int = 30
+    """Guest players one client address may make per minute."""
+    bad_sessions_per_minute: int = 30
+    """Session tokens that open nothing (unknown, expired, signed out) one client address
+    may present per minute before its requests with a session get 429."""
+    signin_free_per_account: int = 5
+    signin_free_per_address: int = 20
+    """Sign-ins that may fail before the backoff begins (then 1 s, 2 s, 4 s... up to 15
+    min per account, 1 h per address; counts forgotten 24 h after the last attempt)."""
+    password_cost: tuple[int, ...] = attrs.field(default=(2, 19456, 1), converter=_ints)
+    """argon2id time cost, memory (KiB) and parallelism: OWASP's first choice."""
+
     node_id: str = ""
     """This node's name in the cluster (empty: ``{hostname}-{port}``)."""
     advertise_url: str = ""

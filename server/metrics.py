@@ -170,6 +170,10 @@ class Metrics:
             "Seconds since this node last renewed its leases (cluster mode; past the lease, "
             "other nodes may take its rooms and it is not ready).",
         )
+        self.signins = Counter(
+            "rollhouse_signins_total",
+            "Sign-ins with a username and password, by outcome (ok, bad_credentials, limited).",
+        )
         self.rooms = Gauge("rollhouse_rooms_live", "Rooms loaded in memory.")
         self.rooms_owned = Gauge(
             "rollhouse_rooms_owned", "Rooms whose lease this node holds (cluster mode)."
@@ -185,6 +189,6 @@ class Metrics:
             self.rooms_owned, self.leases, self.failovers, self.fencing_refusals, self.forwarded,
             self.forward_latency, self.relay_latency, self.load_seconds, self.snapshots,
             self.ack_latency, self.append_stalled, self.store_up, self.lease_seconds,
-            self.lease_renewal_age,
+            self.lease_renewal_age, self.signins,
         ]  # fmt: skip
         return "\n".join(line for s in series for line in s.lines()) + "\n"

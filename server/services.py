@@ -9,6 +9,7 @@ import attrs
 from server.config import Settings
 from server.limits import AddressCount, WindowCounter
 from server.metrics import Metrics
+from server.people import People, Policy
 from server.room.rooms import Rooms
 from server.store import EventStore
 
@@ -37,7 +38,8 @@ class Socket(Protocol):
 
 @attrs.define
 class Services:
-    """The node's settings, store, metrics, rooms, open connections and cluster membership."""
+    """The node's settings, store, metrics, rooms, open connections, cluster membership
+    and people."""
 
     settings: Settings
     store: EventStore
@@ -58,6 +60,13 @@ class Services:
     """``Idempotency-Key`` of a room creation -> the room it made (this node, bounded)."""
     cluster: Node | None = None
     """This node's cluster membership (a ``redis://`` store), else None."""
+    people: People = attrs.field(
+        default=attrs.Factory(
+            lambda self: People(self.store.people, Policy.of(self.settings), self.metrics),
+            takes_self=True,
+        )
+    )
+    """Players and sessions (:mod:`server.people`), kept by the same store."""
 
     def remember_creation(self, key: str, room_id: str) -> None:
         """Keep the room an Idempotency-Key made (the oldest of ``IDEMPOTENCY_KEYS`` go)."""

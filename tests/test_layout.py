@@ -25,9 +25,10 @@ MAY_IMPORT: dict[str, set[str]] = {
     "base": set(),
     "server.store": {"base"},
     "server.room": {"base", "server.store"},
+    "server.people": {"base", "server.store"},
     "server.cluster": {"base", "server.store", "server.room"},
-    "server.services": {"base", "server.store", "server.room", "server.cluster"},
-    "server.edge": {"base", "server.room", "server.services"},
+    "server.services": {"base", "server.store", "server.room", "server.cluster", "server.people"},
+    "server.edge": {"base", "server.room", "server.services", "server.people"},
     "server.api": {
         "base",
         "server.store",
@@ -35,6 +36,7 @@ MAY_IMPORT: dict[str, set[str]] = {
         "server.cluster",
         "server.services",
         "server.edge",
+        "server.people",
     },
     "server.serve_cmd": {"base", "server.api", "server.edge"},
 }

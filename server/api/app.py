@@ -34,7 +34,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-import json
 import logging
 import math
 import time
@@ -54,8 +53,9 @@ from engine.core import games
 from engine.errors import BadOptions, CodedError
 from protocol import errors as codes
 from protocol.errors import ProtocolError, http_status
-from protocol.plain import check_plain
 from server.api import history as history_api
+from server.api import players as players_api
+from server.api.bodies import json_object
 from server.cluster.node import Node
 from server.config import Settings
 from server.edge.protocol import keepalive
@@ -90,7 +90,12 @@ def coded_response(exc: CodedError) -> JSONResponse:
     field = exc.details.get("field") or exc.details.get("option") or exc.details.get("class_mode")
     if field is not None and not isinstance(field, str):
         field = None
-    return error_response(exc.code, exc.message, http_status(exc.code, default), field)
+    reply = error_response(exc.code, exc.message, http_status(exc.code, default), field)
+    if isinstance(exc.details.get("retry_after"), int):
+        reply.headers["Retry-After"] = str(exc.details["retry_after"])
+    if reply.status_code == 401:
+        reply.headers["WWW-Authenticate"] = "Bearer"
+    return reply
 
 
 HEALTH_TIMEOUT = 2.0
@@ -157,7 +162,7 @@ async def create_room(request: Request) -> Response:
     """``POST /api/rooms``; an ``Idempotency-Key`` header makes a retry return the same room."""
     services: Services = request.app.state.services
     try:
-        body = _json_object(await request.body())
+        body = json_object(await request.body())
     except ProtocolError as exc:
         return error_response(codes.BAD_JSON, exc.message, 400, exc.field)
     key = request.headers.get("idempotency-key")
@@ -226,18 +231,6 @@ async def _replay_creation(services: Services, room_id: str) -> Response:
     return JSONResponse(room.summary(), status_code=201)
 
 
-def _json_object(raw: bytes) -> dict[str, Any]:
-    """The body as a JSON object of plain data nested at most 32 deep, or ProtocolError."""
-    try:
-        body = json.loads(raw or b"{}")
-    except (ValueError, RecursionError):
-        raise ProtocolError(codes.BAD_JSON, "the body is not JSON") from None
-    if not isinstance(body, dict):
-        raise ProtocolError(codes.BAD_JSON, "the body must be a JSON object")
-    check_plain(body)
-    return body
-
-
 def _room_parts(body: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
     unknown = set(body) - {"game", "seats", "options", "room"}
     if unknown:
@@ -287,14 +280,17 @@ async def list_rooms(request: Request) -> Response:
 
 async def room_info(request: Request) -> Response:
     services: Services = request.app.state.services
-    room_id = request.path_params["room_id"]
     try:
-        if services.cluster is not None:
-            return JSONResponse(await _cluster_info(services, services.cluster, room_id))
-        room = await services.rooms.get(room_id)
+        return JSONResponse(await room_summary(services, request.path_params["room_id"]))
     except CodedError as exc:
         return coded_response(exc)
-    return JSONResponse(room.summary())
+
+
+async def room_summary(services: Services, room_id: str) -> dict[str, Any]:
+    """One room's summary, as ``GET /api/rooms/{id}`` gives it (``GET /api/me/rooms`` too)."""
+    if services.cluster is not None:
+        return await _cluster_info(services, services.cluster, room_id)
+    return (await services.rooms.get(room_id)).summary()
 
 
 async def _cluster_page(
@@ -408,6 +404,7 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
         Route("/api/rooms/{room_id}/verify", history_api.room_verify),
         Route("/api/rooms/{room_id}/export", history_api.room_export),
         Route("/api/rooms/{room_id}/rematch", rematch, methods=["POST"]),
+        *players_api.routes(room_summary),
         Route("/metrics", metrics),
     ]
     routes.append(Mount("/", StaticFiles(directory=WEB_ROOT, html=True), name="web"))

@@ -14,6 +14,7 @@ import websockets
 from clients.sdk import Client, ConnectionLost
 from server.config import Settings
 from server.metrics import Metrics
+from server.store.memory import MemoryStore
 from tests.support.server import LiveServer, serve
 
 JSON = "rollhouse.v1.json"
@@ -162,7 +163,7 @@ async def test_a_slow_client_is_dropped_not_waited_for() -> None:
     from server.services import Services
 
     metrics = Metrics()
-    services = Services(Settings(outbox_limit=4), None, metrics, None)  # type: ignore[arg-type]
+    services = Services(Settings(outbox_limit=4), MemoryStore(), metrics, None)  # type: ignore[arg-type]
     config, state = (
         types.SimpleNamespace(ws_max_size=1 << 20),
         types.SimpleNamespace(connections=set()),
