@@ -206,7 +206,8 @@ CATALOGUE: tuple[Code, ...] = (
     ),
     Code(
         HTTP_RATE_LIMITED,
-        "too many rooms created from this address; retry after the Retry-After seconds",
+        "too many rooms or guest players created from this address; retry after the "
+        "Retry-After seconds",
         False,
         "http",
         429,
@@ -294,7 +295,8 @@ CATALOGUE: tuple[Code, ...] = (
     Code(BAD_CREDENTIALS, "that username and password do not match a player", False, "http", 401),
     Code(
         LOGIN_LIMITED,
-        "too many failed sign-ins for this account or address; retry after Retry-After seconds",
+        "too many failed sign-ins for this account or address, or session tokens that open "
+        "nothing from this address; retry after Retry-After seconds",
         False,
         "http",
         429,

@@ -18,6 +18,9 @@ HTTP (JSON):
 | POST   | /api/rooms/{id}/rematch | the same game, seats, options and settings again, in  |
 |        |                   | a new room made once (201 with its info; the old room's   |
 |        |                   | view then shows ``room.rematch``)                         |
+| *      | /api/players,     | players and sessions (guests, names, credentials, sign    |
+|        | /api/me...,       | in and out, my games): :mod:`server.api.players`          |
+|        | /api/sessions...  |                                                           |
 | GET    | /metrics          | Prometheus text                                           |
 | GET    | /rules/{game}.md  | the rules in our own words (English, then pt-BR)          |
 | GET    | /                 | the web client (lobby; ``/table.html?room=ID``)           |

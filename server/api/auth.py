@@ -43,7 +43,7 @@ def people_of(request: Request) -> People:
 async def player_of(request: Request) -> Player | None:
     """The player whose live session the request carries, or None (looked up once per
     request)."""
-    known: Player | None | object = getattr(request.state, "player", _UNKNOWN)
+    known: object = getattr(request.state, "player", _UNKNOWN)
     if isinstance(known, Player | None):
         return known
     found = await people_of(request).authenticate(bearer(request), address_of(request))
