@@ -11,17 +11,9 @@ from server.people import People, PeopleRefusal, Policy, address_key
 from server.people.passwords import OWASP, Passwords
 from server.people.player import Token, check_password, check_username
 from server.store.memory import MemoryStore
+from tests.support.people import CHEAP, Clock
 
-CHEAP = (1, 8, 1)
 PASSWORD = "correct horse battery"
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1_700_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture

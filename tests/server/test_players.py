@@ -14,22 +14,11 @@ import pytest
 
 from server.config import Settings
 from server.people.passwords import Passwords
+from tests.support.people import CHEAP, Clock
 from tests.support.server import LiveServer, serve
 
-CHEAP = (1, 8, 1)
-"""argon2id at the least cost: the tests check behaviour, not the hash's strength."""
 DAY = 86_400.0
 PASSWORD = "correct horse battery"
-
-
-class Clock:
-    """The people service's clock, moved by hand."""
-
-    def __init__(self) -> None:
-        self.now = 1_700_000_000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 class CountingPasswords(Passwords):
