@@ -63,6 +63,7 @@ LOWEST       ?= .venv-lowest
 LOWEST_TESTS ?= tests/engine/test_contract.py tests/engine/test_frozen.py tests/engine/test_rollie.py \
 	tests/protocol/test_codec.py tests/protocol/test_errors.py tests/protocol/test_patch.py \
 	tests/server/test_core.py tests/server/test_e2e.py tests/server/test_handshake.py tests/store \
+	tests/server/test_people.py \
 	tests/clients/test_sdk.py tests/clients/test_terminal.py tests/cluster/test_relay.py \
 	tests/browser/test_connection.py tests/deploy/test_monitoring.py
 
