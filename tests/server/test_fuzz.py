@@ -156,7 +156,9 @@ def test_websocket_fuzz_never_crashes_or_changes_a_room(
 FUZZ_ROOM: dict[str, str] = {}
 
 headers = st.dictionaries(
-    st.sampled_from(["content-type", "idempotency-key", "origin", "x-forwarded-for", "accept"]),
+    st.sampled_from(
+        ["content-type", "idempotency-key", "origin", "x-forwarded-for", "accept", "authorization"]
+    ),
     st.text(
         alphabet=st.characters(min_codepoint=33, max_codepoint=126), max_size=40
     ),  # legal header text
@@ -168,14 +170,23 @@ bodies = st.one_of(
     st.fixed_dictionaries({"game": st.sampled_from(["rollie", "roll-player", "roll-builder", "chess"]) | plain},
                           optional={"seats": plain | st.integers(-3, 9), "options": plain, "room": plain})
     .map(lambda p: json.dumps(p).encode()),
+    st.fixed_dictionaries({}, optional={"name": plain | st.text(max_size=40),
+                                        "username": plain | st.text(max_size=40),
+                                        "password": plain | st.text(max_size=300)})
+    .map(lambda p: json.dumps(p).encode()),
 )  # fmt: skip
 paths = st.sampled_from(["/api/rooms", "/api/rooms/r-00000000", "/api/games", "/api/health", "/api/x",
-                         "/api/rooms/../../etc", "/api/rooms/r-1/rematch", "/metrics", "/"])  # fmt: skip
+                         "/api/rooms/../../etc", "/api/rooms/r-1/rematch", "/metrics", "/",
+                         "/api/players", "/api/me", "/api/me/credentials", "/api/me/rooms?limit=x",
+                         "/api/sessions", "/api/sessions/current"])  # fmt: skip
 
 
 @FUZZ
 @given(
-    method=st.sampled_from(["GET", "POST", "PUT", "DELETE"]), path=paths, body=bodies, extra=headers
+    method=st.sampled_from(["GET", "POST", "PUT", "PATCH", "DELETE"]),
+    path=paths,
+    body=bodies,
+    extra=headers,
 )
 def test_http_fuzz_never_answers_500(
     server: ServerProcess, method: str, path: str, body: bytes, extra: dict[str, str]
