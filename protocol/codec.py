@@ -1,7 +1,11 @@
-"""The two wire codecs: msgpack on binary frames and JSON on text frames.
+"""The wire codecs: msgpack on binary frames and JSON on text frames, in two versions.
 
-The websocket subprotocol picks the codec (:func:`codec_for`); both carry the same
-messages. Decoding is strict and total: any ``bytes`` or ``str`` either becomes a
+The websocket subprotocol picks the codec (:func:`codec_for`): ``rollhouse.v2.msgpack``,
+``rollhouse.v2.json``, ``rollhouse.v1.msgpack`` or ``rollhouse.v1.json``. Every codec
+carries the same messages; version 2 adds the ``act`` message and the fields of
+:data:`protocol.messages.V2_FIELDS`, which a version 1 codec refuses to decode
+(``protocol/unknown_type``, ``protocol/unknown_field``) and no codec encodes while they
+are None, so what a version 1 client reads is byte for byte what it read before. Decoding is strict and total: any ``bytes`` or ``str`` either becomes a
 message or raises :class:`ProtocolError`, never anything else. In order:
 
 1. size: a frame over ``MAX_FRAME`` bytes is ``protocol/too_large`` (before parsing);
@@ -44,8 +48,10 @@ from protocol.errors import (
 from protocol.messages import (
     ATTR_NAMES,
     CLIENT_MESSAGES,
+    CLIENT_MESSAGES_V1,
     FLOAT_FIELDS,
     SERVER_MESSAGES,
+    V2_FIELDS,
     WIRE_NAMES,
     ClientMessage,
     Message,
@@ -58,9 +64,11 @@ from protocol.plain import check_plain
 __all__ = [
     "JSON",
     "JSON_SUBPROTOCOL",
+    "JSON_V2",
     "MAX_FRAME",
     "MSGPACK",
     "MSGPACK_SUBPROTOCOL",
+    "MSGPACK_V2",
     "SUBPROTOCOLS",
     "Codec",
     "ProtocolError",
@@ -75,7 +83,12 @@ MAX_SERVER_FRAME = 1 << 20
 """The largest frame a server sends (snapshots of big games), and clients accept (1 MiB)."""
 MSGPACK_SUBPROTOCOL = "rollhouse.v1.msgpack"
 JSON_SUBPROTOCOL = "rollhouse.v1.json"
-SUBPROTOCOLS: tuple[str, ...] = (MSGPACK_SUBPROTOCOL, JSON_SUBPROTOCOL)
+MSGPACK_V2_SUBPROTOCOL = "rollhouse.v2.msgpack"
+JSON_V2_SUBPROTOCOL = "rollhouse.v2.json"
+SUBPROTOCOLS: tuple[str, ...] = (
+    MSGPACK_V2_SUBPROTOCOL, JSON_V2_SUBPROTOCOL, MSGPACK_SUBPROTOCOL, JSON_SUBPROTOCOL
+)  # fmt: skip
+"""The server's order of preference: the newest version, msgpack before JSON."""
 
 M = TypeVar("M")
 _CODES = {
@@ -90,6 +103,13 @@ class Codec:
 
     name: str = ""
     binary: bool = False
+    version: int = 1
+
+    def __init__(self, version: int = 1) -> None:
+        self.version = version
+        kind = "msgpack" if self.binary else "json"
+        self.name = f"rollhouse.v{version}.{kind}"
+        self._client = CLIENT_MESSAGES if version >= 2 else CLIENT_MESSAGES_V1
 
     def encode(self, msg: Message) -> bytes | str:
         """The frame for one message (bytes for msgpack, str for JSON)."""
@@ -119,7 +139,13 @@ class Codec:
 
     def decode_client(self, frame: bytes | str) -> ClientMessage:
         """A client -> server message from one frame, or ProtocolError."""
-        return _load(CLIENT_MESSAGES, self._parse(frame, MAX_FRAME))
+        data = self._parse(frame, MAX_FRAME)
+        tag = data.get("type")
+        if self.version < 2 and type(tag) is str and tag in CLIENT_MESSAGES_V1:
+            for name in V2_FIELDS.get(CLIENT_MESSAGES_V1[tag], ()):
+                if name in data:
+                    raise ProtocolError(UNKNOWN_FIELD, f"{tag}: unknown field {name!r}", name)
+        return _load(self._client, data)
 
     def decode_server(self, frame: bytes | str) -> ServerMessage:
         """A server -> client message from one frame, or ProtocolError."""
@@ -147,9 +173,9 @@ class Codec:
 
 
 class MsgpackCodec(Codec):
-    """msgpack on binary frames (``rollhouse.v1.msgpack``), for programs."""
+    """msgpack on binary frames (``rollhouse.v1.msgpack``, ``rollhouse.v2.msgpack``), for
+    programs."""
 
-    name = MSGPACK_SUBPROTOCOL
     binary = True
 
     def encode(self, msg: Message) -> bytes:
@@ -231,9 +257,8 @@ def _no_constant(name: str) -> Any:
 
 
 class JsonCodec(Codec):
-    """JSON on text frames (``rollhouse.v1.json``), for browsers."""
+    """JSON on text frames (``rollhouse.v1.json``, ``rollhouse.v2.json``), for browsers."""
 
-    name = JSON_SUBPROTOCOL
     binary = False
     _encoder = json.JSONEncoder(
         ensure_ascii=False, allow_nan=False, check_circular=False, separators=(",", ":")
@@ -273,7 +298,9 @@ def _utf8_len_over(text: str, limit: int) -> bool:
 
 MSGPACK = MsgpackCodec()
 JSON = JsonCodec()
-_BY_NAME: dict[str, Codec] = {MSGPACK.name: MSGPACK, JSON.name: JSON}
+MSGPACK_V2 = MsgpackCodec(2)
+JSON_V2 = JsonCodec(2)
+_BY_NAME: dict[str, Codec] = {c.name: c for c in (MSGPACK, JSON, MSGPACK_V2, JSON_V2)}
 
 
 def codec_for(subprotocol: str | None) -> Codec:
@@ -310,14 +337,22 @@ _WIRES: dict[type, typing.Callable[[Any], dict[str, Any]]] = {}
 
 
 def _compile_wire(cls: type) -> typing.Callable[[Any], dict[str, Any]]:
-    """:func:`to_wire` for one message class: a generated function, no loop per call."""
-    lines, items = ["def wire(msg):"], ["'type': tag"]
+    """:func:`to_wire` for one message class: a generated function, no loop per call.
+    A field of :data:`V2_FIELDS` is left out while it is None."""
+    lines, items, optional = ["def wire(msg):"], ["'type': tag"], []
     for i, name in enumerate(_field_names(cls)):
         lines.append(f"    v{i} = msg.{name}")
         lines.append(f"    if type(v{i}) is tuple and v{i} and has(type(v{i}[0])):")
         lines.append(f"        v{i} = [to_data(v) for v in v{i}]")
-        items.append(f"{WIRE_NAMES.get(name, name)!r}: v{i}")
-    lines.append("    return {" + ", ".join(items) + "}")
+        if name in V2_FIELDS.get(cls, ()):
+            optional.append((name, i))
+        else:
+            items.append(f"{WIRE_NAMES.get(name, name)!r}: v{i}")
+    lines.append("    out = {" + ", ".join(items) + "}")
+    for name, i in optional:
+        lines.append(f"    if v{i} is not None:")
+        lines.append(f"        out[{name!r}] = v{i}")
+    lines.append("    return out")
     scope: dict[str, Any] = {"tag": cls.TYPE, "has": attrs.has, "to_data": to_data}  # type: ignore[attr-defined]
     exec("\n".join(lines), scope)  # generated from the message's own field names
     return typing.cast(typing.Callable[[Any], dict[str, Any]], scope["wire"])

@@ -99,6 +99,7 @@ TOO_MANY_CONNECTIONS = "room/too_many_connections"
 HELLO_TIMEOUT = "room/hello_timeout"
 REMOVED = "room/removed"
 LOCKED = "room/locked"
+NO_SPECTATORS = "room/no_spectators"
 NOT_HOST = "room/not_host"
 ALREADY_STARTED = "room/already_started"
 BAD_ACTION = "room/bad_action"
@@ -248,6 +249,7 @@ CATALOGUE: tuple[Code, ...] = (
     Code(
         LOCKED, "the host locked the seats: no one new may sit down (watch instead)", True, _E, 409
     ),
+    Code(NO_SPECTATORS, "this room does not take spectators (its host said so)", True, _E),
     Code(NOT_HOST, "only the room's host may do this", False, _R, 403),
     Code(
         ALREADY_STARTED,

@@ -35,11 +35,12 @@ def _non_negative(_inst: Any, attr: attrs.Attribute[Any], value: int | None) -> 
         raise ProtocolError(BAD_FIELD, f"{attr.name}: must be >= 0, got {value}", attr.name)
 
 
-def _game_command(_inst: Any, _attr: attrs.Attribute[Any], value: dict[str, Any]) -> None:
+def _game_command(_inst: Any, attr: attrs.Attribute[Any], value: dict[str, Any]) -> None:
+    name = attr.name
     if "type" not in value:
-        raise ProtocolError(MISSING_FIELD, "command: missing field 'type'", "command.type")
+        raise ProtocolError(MISSING_FIELD, f"{name}: missing field 'type'", f"{name}.type")
     if not isinstance(value["type"], str):
-        raise ProtocolError(BAD_FIELD, "command.type: expected str", "command.type")
+        raise ProtocolError(BAD_FIELD, f"{name}.type: expected str", f"{name}.type")
 
 
 def check_ops(value: tuple[dict[str, Any], ...]) -> None:
@@ -60,7 +61,10 @@ def check_ops(value: tuple[dict[str, Any], ...]) -> None:
 
 @attrs.frozen
 class Hello:
-    """The first message of every connection: which room, as whom, and where to resume."""
+    """The first message of every connection: which room, as whom, and where to resume.
+
+    Version 2 adds ``session`` (a player's session token: their seat follows them, and
+    private rooms they belong to open) and ``invite`` (a private room's invite code)."""
 
     TYPE: ClassVar[str] = "hello"
     room: str
@@ -68,6 +72,8 @@ class Hello:
     name: str | None = attrs.field(default=None, validator=_length(1, 32))
     seat_token: str | None = None
     last_seq: int | None = attrs.field(default=None, validator=_non_negative)
+    session: str | None = attrs.field(default=None, validator=_length(1, 256), repr=False)
+    invite: str | None = attrs.field(default=None, validator=_length(1, 128), repr=False)
 
 
 @attrs.frozen
@@ -77,6 +83,17 @@ class Command:
     TYPE: ClassVar[str] = "command"
     id: str = attrs.field(validator=_length(1, 64))
     command: dict[str, Any] = attrs.field(validator=_game_command)
+
+
+@attrs.frozen
+class Act:
+    """(Version 2) Something done to the room rather than in the game, with a client-chosen
+    id: a chat line or a host's action (``act.type``: ``chat``, ``lock``, ``remove``,
+    ``fill``, ``host``, ``admit``, ``hide``). Answered by ``ack`` or ``reject``."""
+
+    TYPE: ClassVar[str] = "act"
+    id: str = attrs.field(validator=_length(1, 64))
+    act: dict[str, Any] = attrs.field(validator=_game_command)
 
 
 @attrs.frozen
@@ -110,6 +127,8 @@ class Welcome:
     seq: int = attrs.field(validator=_non_negative)
     view: dict[str, Any] | None
     server_time: float = 0.0
+    player: str | None = None
+    """(Version 2, present only when the hello carried a valid session) your player id."""
 
 
 @attrs.frozen
@@ -192,13 +211,19 @@ class Pong:
     server_time: float = 0.0
 
 
-ClientMessage = Hello | Command | Resync | Ping
+ClientMessage = Hello | Command | Act | Resync | Ping
 ServerMessage = Welcome | Snapshot | Ack | Reject | Patch | Presence | Error | Pong
 Message = ClientMessage | ServerMessage
 
 CLIENT_MESSAGES: dict[str, type[ClientMessage]] = {
+    c.TYPE: c for c in (Hello, Command, Act, Resync, Ping)
+}
+CLIENT_MESSAGES_V1: dict[str, type[ClientMessage]] = {
     c.TYPE: c for c in (Hello, Command, Resync, Ping)
 }
+V2_FIELDS: dict[type, tuple[str, ...]] = {Hello: ("session", "invite"), Welcome: ("player",)}
+"""Fields version 2 added to version 1's messages: a v1 codec refuses them in what it
+decodes, and every codec leaves them out of what it encodes while they are None."""
 SERVER_MESSAGES: dict[str, type[ServerMessage]] = {
     c.TYPE: c for c in (Welcome, Snapshot, Ack, Reject, Patch, Presence, Error, Pong)
 }

@@ -3,13 +3,17 @@
 Both are normalised to NFKC (so a name cannot pass for another with compatibility
 forms) and refused when they hold characters that can hide or reorder what others
 see: control characters (a chat line may keep line breaks), bidi overrides and
-isolates, and zero-width characters. Clients render them as text, never as HTML.
+isolates, and zero-width characters. Markup is refused too: a name may hold no ``<``
+or ``>``, a chat line no HTML tag (``<`` before a letter, ``/``, ``!`` or ``?``) and
+no link that runs script (``javascript:``, ``vbscript:``, ``data:``), so "a < b" and
+"<3" are fine. Clients render both as text, never as HTML, all the same.
 Pure functions; each refusal is a :class:`~protocol.errors.ProtocolError` with its
 code, so a server answer and a client's own check say the same.
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 from protocol.errors import BAD_NAME, BAD_TEXT, ProtocolError
@@ -41,6 +45,10 @@ def _bad_char(char: str, newlines: bool) -> str | None:
     return None
 
 
+_TAG = re.compile(r"<[A-Za-z/!?]")
+_SCRIPT_LINK = re.compile(r"(?:java|vb)script\s*:|data\s*:\s*text/html", re.IGNORECASE)
+
+
 def clean(text: object, *, limit: int, code: str, what: str, newlines: bool = False) -> str:
     """``text`` normalised (NFKC, ends trimmed), or ProtocolError(``code``) naming why."""
     if not isinstance(text, str):
@@ -56,10 +64,19 @@ def clean(text: object, *, limit: int, code: str, what: str, newlines: bool = Fa
 
 
 def clean_name(text: object, what: str = "name") -> str:
-    """A display name: 1-32 characters, one line (``player/bad_name``)."""
-    return clean(text, limit=NAME_MAX, code=BAD_NAME, what=what)
+    """A display name: 1-32 characters, one line, no ``<`` or ``>`` (``player/bad_name``)."""
+    name = clean(text, limit=NAME_MAX, code=BAD_NAME, what=what)
+    if "<" in name or ">" in name:
+        raise ProtocolError(BAD_NAME, f"{what} may not hold < or >", what)
+    return name
 
 
 def clean_chat(text: object) -> str:
-    """A chat message: 1-500 characters, line breaks allowed (``chat/bad_text``)."""
-    return clean(text, limit=CHAT_MAX, code=BAD_TEXT, what="text", newlines=True)
+    """A chat message: 1-500 characters, line breaks allowed, no HTML tag and no link
+    that runs script (``chat/bad_text``)."""
+    line = clean(text, limit=CHAT_MAX, code=BAD_TEXT, what="text", newlines=True)
+    if _TAG.search(line):
+        raise ProtocolError(BAD_TEXT, "text may not hold HTML tags (it is shown as text)", "text")
+    if _SCRIPT_LINK.search(line):
+        raise ProtocolError(BAD_TEXT, "text may not hold a link that runs script", "text")
+    return line

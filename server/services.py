@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+import asyncio
+import contextlib
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, Protocol
 
 import attrs
 
 from server.config import Settings
 from server.limits import AddressCount, WindowCounter
+from server.match import Matchmaker
 from server.metrics import Metrics
 from server.people import People, Policy
 from server.room.rooms import Rooms
-from server.store import EventStore
+from server.store import EventStore, StoreError
 
 IDEMPOTENCY_KEYS = 10_000
 """Idempotency keys a node remembers (in memory: a restart forgets them). On a Redis
@@ -67,6 +71,35 @@ class Services:
         )
     )
     """Players and sessions (:mod:`server.people`), kept by the same store."""
+    matchmaker: Matchmaker = attrs.field(
+        default=attrs.Factory(
+            lambda self: Matchmaker(self.store.matches, self.run, self.make), takes_self=True
+        )
+    )
+    """Quick match (:mod:`server.match`), over the store's queues and claims."""
+    tasks: set[asyncio.Task[Any]] = attrs.field(factory=set)
+    """Work this node started beside requests (the rooms players joined, written down)."""
+
+    async def run(self, op: str, room_id: str, args: dict[str, Any]) -> Any:
+        """Run a room operation where the room lives: this node, or its owner."""
+        if self.cluster is not None:
+            return await self.cluster.run(op, room_id, args)
+        return await self.rooms.run_op(op, room_id, args)
+
+    async def make(self, game: str, seats: int, room_id: str, room: Mapping[str, Any]) -> None:
+        """Make a room for quick match (published to the cluster's index at once)."""
+        await self.rooms.make(game, seats, {}, room, None, room_id)
+        if self.cluster is not None:
+            made = self.rooms.live.get(room_id)
+            if made is not None:
+                with contextlib.suppress(StoreError):
+                    await self.cluster.publish([made])
+
+    def joined(self, player: str, room_id: str, at: float) -> None:
+        """A player took a seat: their list of games keeps the room (best effort)."""
+        task = asyncio.get_running_loop().create_task(self.people.add_room(player, room_id, at))
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
 
     def remember_creation(self, key: str, room_id: str) -> None:
         """Keep the room an Idempotency-Key made (the oldest of ``IDEMPOTENCY_KEYS`` go)."""

@@ -27,7 +27,15 @@ MAY_IMPORT: dict[str, set[str]] = {
     "server.room": {"base", "server.store"},
     "server.people": {"base", "server.store"},
     "server.cluster": {"base", "server.store", "server.room"},
-    "server.services": {"base", "server.store", "server.room", "server.cluster", "server.people"},
+    "server.match": {"base", "server.store"},
+    "server.services": {
+        "base",
+        "server.store",
+        "server.room",
+        "server.cluster",
+        "server.people",
+        "server.match",
+    },
     "server.edge": {"base", "server.room", "server.services", "server.people"},
     "server.api": {
         "base",
@@ -37,6 +45,7 @@ MAY_IMPORT: dict[str, set[str]] = {
         "server.services",
         "server.edge",
         "server.people",
+        "server.match",
     },
     "server.serve_cmd": {"base", "server.api", "server.edge"},
 }

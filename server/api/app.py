@@ -58,7 +58,10 @@ from protocol import errors as codes
 from protocol.errors import ProtocolError, http_status
 from server.api import history as history_api
 from server.api import players as players_api
+from server.api import tables
+from server.api.auth import player_of
 from server.api.bodies import json_object
+from server.api.tables import visible
 from server.cluster.node import Node
 from server.config import Settings
 from server.edge.protocol import keepalive
@@ -68,6 +71,7 @@ from server.logs import quiet_denials
 from server.metrics import Metrics
 from server.room.ownership import RoomElsewhere
 from server.room.rooms import Rooms
+from server.room.views import public_summary
 from server.services import Services
 from server.store import EventStore, StoreError, open_store
 from server.store.base import MAX_PAGE
@@ -195,10 +199,12 @@ async def create_room(request: Request) -> Response:
         if key is not None and cluster is not None:
             await cluster.idempotency.failed(key)
         return reply
+    host = await player_of(request)
     try:
-        summary = await services.rooms.create(
-            str(body.get("game", "")), body.get("seats", 0), *_room_parts(body)
-        )
+        summary, invite = await services.rooms.make(
+            str(body.get("game", "")), body.get("seats", 0), *_room_parts(body),
+            None if host is None else host.id,
+        )  # fmt: skip
     except CodedError as exc:
         if key is not None and cluster is not None:
             await cluster.idempotency.failed(key)
@@ -210,7 +216,11 @@ async def create_room(request: Request) -> Response:
             with contextlib.suppress(StoreError):  # pending lapses; a retry then makes another
                 await cluster.idempotency.made(key, summary["room"])
         summary = await _published(services, summary)
-    return JSONResponse(summary, status_code=201)
+    await services.matchmaker.enlist(summary)
+    answer = public_summary(summary)
+    if invite is not None:  # the creator's alone: the log keeps only its digest
+        answer["invite"] = invite
+    return JSONResponse(answer, status_code=201)
 
 
 async def _published(services: Services, summary: dict[str, Any]) -> dict[str, Any]:
@@ -224,14 +234,16 @@ async def _published(services: Services, summary: dict[str, Any]) -> dict[str, A
 
 
 async def _replay_creation(services: Services, room_id: str) -> Response:
+    """The room an Idempotency-Key made (a private room's invite code is not repeated:
+    its host issues a new one, ``POST /api/rooms/{id}/invite``)."""
     try:
         if services.cluster is not None:  # perhaps made, and run, by another node
             info = await _cluster_info(services, services.cluster, room_id)
-            return JSONResponse(info, status_code=201)
+            return JSONResponse(public_summary(info), status_code=201)
         room = await services.rooms.get(room_id)
     except CodedError as exc:
         return coded_response(exc)
-    return JSONResponse(room.summary(), status_code=201)
+    return JSONResponse(public_summary(room.summary()), status_code=201)
 
 
 def _room_parts(body: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -250,16 +262,18 @@ async def rematch(request: Request) -> Response:
     services: Services = request.app.state.services
     room_id = request.path_params["room_id"]
     try:
+        await visible(request, await room_summary(services, room_id))
         try:
             summary = await services.rooms.rematch(room_id)
         except RoomElsewhere as exc:  # a cluster: the room's owner makes it
             assert services.cluster is not None
-            return JSONResponse(await services.cluster.call(exc.owner, "rematch", room_id), 201)
+            made = await services.cluster.call(exc.owner, "rematch", room_id)
+            return JSONResponse(public_summary(made), 201)
     except CodedError as exc:
         return coded_response(exc)
     if services.cluster is not None:
         summary = await _published(services, summary)
-    return JSONResponse(summary, status_code=201)
+    return JSONResponse(public_summary(summary), status_code=201)
 
 
 async def list_rooms(request: Request) -> Response:
@@ -278,19 +292,23 @@ async def list_rooms(request: Request) -> Response:
             rooms, cursor_next = await services.rooms.list(cursor, limit)
     except CodedError as exc:
         return coded_response(exc)
-    return JSONResponse({"rooms": rooms, "next": cursor_next})
+    listed = [public_summary(r) for r in rooms if r.get("visibility", "public") == "public"]
+    return JSONResponse({"rooms": listed, "next": cursor_next})
 
 
 async def room_info(request: Request) -> Response:
     services: Services = request.app.state.services
     try:
-        return JSONResponse(await room_summary(services, request.path_params["room_id"]))
+        summary = await room_summary(services, request.path_params["room_id"])
+        return JSONResponse(await visible(request, summary))
     except CodedError as exc:
         return coded_response(exc)
 
 
 async def room_summary(services: Services, room_id: str) -> dict[str, Any]:
-    """One room's summary, as ``GET /api/rooms/{id}`` gives it (``GET /api/me/rooms`` too)."""
+    """A room's summary with its ``access`` part (who may see a private room; never
+    sent as it is: see :func:`server.api.tables.visible`): live here, from the
+    cluster's index, or loaded."""
     if services.cluster is not None:
         return await _cluster_info(services, services.cluster, room_id)
     return (await services.rooms.get(room_id)).summary()
@@ -371,6 +389,7 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
         cluster = Node(settings, the_store, metrics_) if is_redis(settings.store_url) else None
         rooms = Rooms(the_store, settings, metrics_, fencer=cluster)
         services = Services(settings, the_store, metrics_, rooms, cluster=cluster)
+        rooms.on_member = services.joined
         metrics_.connections.fn = lambda: float(len(services.connections))
         metrics_.spectators.fn = lambda: float(
             sum(1 for c in services.connections if c.role == "spectator")
@@ -408,6 +427,8 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
         Route("/api/rooms/{room_id}/export", history_api.room_export),
         Route("/api/rooms/{room_id}/rematch", rematch, methods=["POST"]),
         *players_api.routes(room_summary),
+        Route("/api/rooms/{room_id}/invite", tables.invite, methods=["POST", "DELETE"]),
+        Route("/api/match", tables.match, methods=["POST"]),
         Route("/metrics", metrics),
     ]
     routes.append(Mount("/", StaticFiles(directory=WEB_ROOT, html=True), name="web"))

@@ -20,10 +20,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
 from protocol import errors as codes
+from server.api.tables import guarded, visitor_of
 from server.errors import RoomRefusal
 from server.room import history
+from server.room.access import may_see
 from server.room.model.records import from_plain, rebuild
-from server.room.views import room_summary
+from server.room.views import public_summary, room_summary
 from server.services import Services
 from server.store import StoreError
 
@@ -41,7 +43,14 @@ async def _log(request: Request) -> tuple[str, list[tuple[int, dict[str, Any]]]]
         raise RoomRefusal(codes.UNAVAILABLE, f"the event log is unavailable: {exc}") from None
     if not records:
         raise RoomRefusal(codes.ROOM_NOT_FOUND, f"no room {room_id!r}")
-    return room_id, [(r.seq, r.data) for r in records]
+    log = [(r.seq, r.data) for r in records]
+    if (log[0][1].get("room") or {}).get("visibility") == "private":
+        visitor = await visitor_of(request)
+        seen = may_see(history.final_model(room_id, log), visitor)
+        await guarded(request, visitor, seen)
+        if not seen:  # as for a room that does not exist
+            raise RoomRefusal(codes.ROOM_NOT_FOUND, f"no room {room_id!r}")
+    return room_id, log
 
 
 def _int(request: Request, name: str, default: int, low: int, high: int) -> int:
@@ -94,10 +103,12 @@ async def room_import(request: Request) -> Response:
     except (ValueError, UnicodeDecodeError, RecursionError) as exc:
         raise RoomRefusal(codes.BAD_IMPORT, str(exc)) from None
     room_id = "r-" + secrets.token_hex(4)
-    records[0] = {**records[0], "room": {**records[0].get("room", {}), "imported_from": source}}
+    settings = {k: v for k, v in (records[0].get("room") or {}).items() if k != "host"}
+    settings.update(imported_from=source, visibility="public")  # published by its importer
+    records[0] = {**records[0], "room": settings}
     try:
         await services.store.append(room_id, records, 0)
     except StoreError as exc:
         raise RoomRefusal(codes.UNAVAILABLE, f"the event log is unavailable: {exc}") from None
     model = rebuild(room_id, [(seq, from_plain(r)) for seq, r in enumerate(records, start=1)])
-    return JSONResponse(room_summary(model), status_code=201)
+    return JSONResponse(public_summary(room_summary(model)), status_code=201)

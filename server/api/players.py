@@ -32,6 +32,8 @@ from protocol.errors import ProtocolError
 from server.api.auth import address_of, bearer, people_of, require_player
 from server.api.bodies import json_object, only
 from server.people import PeopleRefusal, Player, address_key
+from server.room.access import Visitor, summary_visible
+from server.room.views import public_summary
 from server.services import Services
 
 Summary = Callable[[Services, str], Awaitable[dict[str, Any]]]
@@ -123,21 +125,27 @@ async def _my_rooms(request: Request, summary: Summary) -> Response:
     limit = _query_int(request, "limit", ROOMS_PAGE[0], 1, ROOMS_PAGE[1])
     services: Services = request.app.state.services
     page, after = await services.people.rooms(player.id, cursor, limit)
+    visitor = Visitor(player.id)
     rooms = [
-        {"room": room_id, "joined_at": at, "summary": await _readable(services, summary, room_id)}
+        {"room": room_id, "joined_at": at,
+         "summary": await _readable(services, summary, room_id, visitor)}
         for room_id, at in page
-    ]
+    ]  # fmt: skip
     return JSONResponse({"rooms": rooms, "next": after})
 
 
-async def _readable(services: Services, summary: Summary, room_id: str) -> dict[str, Any] | None:
-    """The room's summary, or None where it cannot be read (gone, or refused)."""
+async def _readable(
+    services: Services, summary: Summary, room_id: str, visitor: Visitor
+) -> dict[str, Any] | None:
+    """The room's summary as the player may read it, or None where it cannot be read
+    (gone, refused, or a private room they were removed from)."""
     try:
-        return await summary(services, room_id)
+        found = await summary(services, room_id)
     except CodedError as exc:
         if exc.code == codes.UNAVAILABLE or exc.code.startswith("store/"):
             raise
         return None
+    return public_summary(found) if summary_visible(found, visitor) else None
 
 
 def _query_int(request: Request, name: str, default: int, low: float, high: float) -> int:

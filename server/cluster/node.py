@@ -205,13 +205,15 @@ class Node:
                 self._published.pop(room_id, None)
             raise
 
-    async def call(self, owner: str, op: str, room: str) -> dict[str, Any]:
-        """Ask ``owner`` to run ``op`` on ``room`` (a rematch); its summary answer."""
+    async def call(self, owner: str, op: str, room: str, args: dict[str, Any] | None = None) -> Any:
+        """Ask ``owner`` to run ``op`` on ``room`` (:meth:`server.room.rooms.Rooms.run_op`:
+        a rematch, a quick match's hold, an invite code); its answer."""
         qid = f"{self.id}:{next(self._call_ids)}"
         future: asyncio.Future[Message] = asyncio.get_running_loop().create_future()
         self._calls[qid] = future
         self.metrics.forwarded.inc(direction="out", kind="call")
-        self.streams.send(owner, {"k": "call", "n": self.id, "q": qid, "op": op, "r": room})
+        self.streams.send(owner, {"k": "call", "n": self.id, "q": qid, "op": op, "r": room,
+                                  "a": args or {}})  # fmt: skip
         try:
             reply = await asyncio.wait_for(future, max(5.0, 2 * self.lease))
         except TimeoutError:
@@ -220,7 +222,17 @@ class Node:
             self._calls.pop(qid, None)
         if "e" in reply:
             raise RoomRefusal(reply["e"][0], reply["e"][1])
-        return reply["v"]  # type: ignore[no-any-return]
+        return reply["v"]
+
+    async def run(self, op: str, room_id: str, args: dict[str, Any] | None = None) -> Any:
+        """Run ``op`` on ``room_id`` where it lives: here (claimed if nobody runs it), or
+        on its owner."""
+        assert self.rooms is not None
+        try:
+            await self.rooms.get(room_id)
+        except RoomElsewhere as exc:
+            return await self.call(exc.owner, op, room_id, args)
+        return await self.rooms.run_op(op, room_id, args or {})
 
     # -- the inbox -------------------------------------------------------------------
 
@@ -301,7 +313,8 @@ class Node:
     def _join(self, msg: Message, room: Room) -> None:
         node, pid = msg["n"], msg["p"]
         peer = RemotePeer(self.streams, node, pid, msg["c"])
-        self.remote[(node, pid)] = (room, room.join(peer, hello_of(msg)), peer)
+        player = msg["h"].get("player")  # the relay checked the session
+        self.remote[(node, pid)] = (room, room.join(peer, hello_of(msg), player), peer)
 
     def _to_owner(self, msg: Message) -> None:
         key = (msg["n"], msg["p"])
@@ -317,6 +330,8 @@ class Node:
         if msg["k"] == "cmd":
             self.metrics.forward_latency.observe(max(0.0, time.time() - float(msg["t"])))
             room.command(pid, msg["i"], msg["b"])
+        elif msg["k"] == "act":
+            room.act(pid, msg["i"], msg["a"])
         elif msg["k"] == "resync":
             room.resync(pid)
         elif msg["k"] == "leave":
@@ -328,11 +343,13 @@ class Node:
         assert self.rooms is not None
         reply: Message = {"k": "result", "q": msg["q"]}
         try:
-            summary = await self.rooms.rematch(msg["r"])
-            new = self.rooms.live.get(summary["room"])
-            if new is not None:
-                await self.publish([new])
-            reply["v"] = {**summary, "node": self.id}
+            value = await self.rooms.run_op(msg.get("op", "rematch"), msg["r"], msg.get("a") or {})
+            if msg.get("op", "rematch") == "rematch":
+                new = self.rooms.live.get(value["room"])
+                if new is not None:
+                    await self.publish([new])
+                value = {**value, "node": self.id}
+            reply["v"] = value
         except RoomRefusal as exc:
             reply["e"] = [exc.code, exc.message]
         except StoreError as exc:

@@ -233,7 +233,8 @@ class RemotePeer:
 
 def hello_of(msg: Message) -> Hello:
     h = msg["h"]
-    return Hello(msg["r"], h["role"], h.get("name"), h.get("seat_token"), h.get("last_seq"))
+    return Hello(msg["r"], h["role"], h.get("name"), h.get("seat_token"), h.get("last_seq"),
+                 invite=h.get("invite"))  # fmt: skip
 
 
 # -- the relay's side ------------------------------------------------------------------
@@ -297,11 +298,11 @@ class RemoteRoom:
         self.metrics.forwarded.inc(direction="out", kind=kind)
         self.streams.send(self.owner, {"k": kind, "n": self.streams.node, "p": pid, **fields})
 
-    def join(self, peer: Any, hello: Hello) -> int:
+    def join(self, peer: Any, hello: Hello, player: str | None = None) -> int:
         pid = next(_pids)
         self.sessions[pid] = Session(peer, self, time.monotonic())
         h = {"role": hello.role, "name": hello.name, "seat_token": hello.seat_token,
-             "last_seq": hello.last_seq}  # fmt: skip
+             "last_seq": hello.last_seq, "invite": hello.invite, "player": player}  # fmt: skip
         self._send("hello", pid, r=self.room_id, c=peer.codec_name, h=h)
         return pid
 
@@ -312,6 +313,9 @@ class RemoteRoom:
                 del session.sent[next(iter(session.sent))]
             session.sent[cmd_id] = time.monotonic()
         self._send("cmd", pid, i=cmd_id, b=body, t=time.time())
+
+    def act(self, pid: int, act_id: str, act: dict[str, Any]) -> None:
+        self._send("act", pid, i=act_id, a=act)
 
     def resync(self, pid: int) -> None:
         self._send("resync", pid)

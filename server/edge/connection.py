@@ -26,9 +26,22 @@ import time
 from collections.abc import Iterable
 from typing import Any, Protocol
 
+import attrs
+
 from protocol import errors as codes
 from protocol.codec import Codec, ProtocolError
-from protocol.messages import Command, Error, Hello, Ping, Pong, Reject, Resync, ServerMessage
+from protocol.text import clean_name
+from protocol.messages import (
+    Act,
+    Command,
+    Error,
+    Hello,
+    Ping,
+    Pong,
+    Reject,
+    Resync,
+    ServerMessage,
+)
 from server.errors import RoomRefusal
 from server.limits import TokenBucket
 from server.room.handle import RoomHandle
@@ -59,12 +72,14 @@ class Link(Protocol):
 class Connection:
     """The server side of one socket; implements the room's ``Peer``."""
 
-    __slots__ = ("_hello_task", "_hello_timer", "_waiting", "bucket", "closing", "codec",
-                 "codec_name", "gone", "link", "pid", "refusals", "resyncs", "role", "room",
-                 "seat", "services")  # fmt: skip
+    __slots__ = ("_hello_task", "_hello_timer", "_waiting", "address", "bucket", "closing",
+                 "codec", "codec_name", "gone", "link", "pid", "refusals", "resyncs", "role",
+                 "room", "seat", "services")  # fmt: skip
 
-    def __init__(self, link: Link, codec: Codec, services: Services) -> None:
+    def __init__(self, link: Link, codec: Codec, services: Services, address: str = "") -> None:
         self.link = link
+        self.address = address
+        """The client's address (for the limits that count per address)."""
         self.codec = codec
         self.codec_name = codec.name
         self.services = services
@@ -142,11 +157,11 @@ class Connection:
             self.dispatch(message)
         elif self.room is not None:
             self.reply_error(codes.ALREADY_JOINED, "this connection has joined a room already")
-        elif self._admissible(message):
+        elif (message := self._admissible(message)) is not None:
             self._stop_hello_timer()
-            room = self._live(message.room)
+            room = self._live(message.room) if message.session is None else None
             if room is not None:
-                self._enter(room, message)
+                self._enter(room, message, None)
                 return
             self._waiting = []
             self._hello_task = asyncio.get_running_loop().create_task(self._hello_then(message))
@@ -209,6 +224,8 @@ class Connection:
             self._refuse(message, codes.HELLO_REQUIRED, "send hello first")
         elif isinstance(message, Command):
             self.room.command(self.pid, message.id, message.command)
+        elif isinstance(message, Act):
+            self.room.act(self.pid, message.id, message.act)
         elif isinstance(message, Resync):
             if self.resyncs.allow(time.monotonic()):
                 self.room.resync(self.pid)
@@ -224,26 +241,44 @@ class Connection:
     # -- rooms -------------------------------------------------------------------------
 
     async def _open(self, hello: Hello) -> None:
-        """Join the room of an admissible ``hello`` once it is found (or loaded)."""
-        cluster = self.services.cluster
+        """Join the room of an admissible ``hello`` once its session is checked and the
+        room found (or loaded)."""
+        services, cluster = self.services, self.services.cluster
+        player = None
+        if hello.session is not None:
+            found = await services.people.authenticate(hello.session, self.address)
+            if found is None:
+                text = "this session is not valid (expired or signed out); sign in again"
+                self.close_with(codes.UNAUTHORIZED, text)
+                return
+            player = found.id
+            if hello.name is None:
+                hello = attrs.evolve(hello, name=found.name)
         try:
             room: RoomHandle = await (
-                cluster.open(hello.room) if cluster else self.services.rooms.get(hello.room)
+                cluster.open(hello.room) if cluster else services.rooms.get(hello.room)
             )
         except RoomRefusal as exc:
             self.close_with(exc.code, exc.message)
             return
         if not self.gone:
-            self._enter(room, hello)
+            self._enter(room, hello, player)
 
-    def _admissible(self, hello: Hello) -> bool:
-        """False (and the connection closing) for a hello no room could take."""
+    def _admissible(self, hello: Hello) -> Hello | None:
+        """The hello with its name normalised, or None (and the connection closing) for
+        a hello no room could take."""
         if hello.role == "spectator" and hello.seat_token is not None:
             self.close_with(
                 codes.BAD_SEAT_TOKEN, "a spectator holds no seat token; join as a player"
             )
-            return False
-        return True
+            return None
+        if hello.name is not None:
+            try:
+                hello = attrs.evolve(hello, name=clean_name(hello.name))
+            except ProtocolError as exc:
+                self.close_with(exc.code, exc.message)
+                return None
+        return hello
 
     def _live(self, room_id: str) -> RoomHandle | None:
         """The room, if this node runs it now and a join needs no wait (see Rooms.get)."""
@@ -253,10 +288,10 @@ class Connection:
         room = self.services.rooms.live.get(room_id)
         return None if room is None or room.broken else room
 
-    def _enter(self, room: RoomHandle, hello: Hello) -> None:
+    def _enter(self, room: RoomHandle, hello: Hello, player: str | None) -> None:
         self.seat = None
         self.room = room
-        self.pid = room.join(self, hello)
+        self.pid = room.join(self, hello, player)
 
     def lost(self) -> None:
         """The socket is gone: leave the room (once a hello under way is answered)."""

@@ -180,7 +180,7 @@ class WebSocketEdge(asyncio.Protocol):
         request.headers.clear()  # the parser keeps the request for the socket's life
         if response.status_code != 101:  # not a valid websocket handshake
             return
-        conn = Connection(self, decision.codec, services)
+        conn = Connection(self, decision.codec, services, decision.address)
         self.conn = conn
         services.connections.add(conn)
         conn.start()

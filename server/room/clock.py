@@ -24,7 +24,15 @@ from engine.core import SearchBot, turn_order
 from engine.data import to_data
 from engine.errors import Rejection
 from server.room.io import Arm, BotThought, Disarm, Think
-from server.room.model.records import Left, Record, Returned, TakenOver, Unseated, played_records
+from server.room.model.records import (
+    Left,
+    Record,
+    Returned,
+    RoomAct,
+    TakenOver,
+    Unseated,
+    played_records,
+)
 from server.room.state import RoomState
 from server.room.table import Table
 from server.room.then import Bookkept, Moved
@@ -155,6 +163,8 @@ class Clockwork:
         state, model = self.state, self.state.model
         if state.armed or self.bot_due or self.table.unconfirmed or self.backoff_until:
             return False
+        if self.table.host_gone is not None or _waits_for_people(model):
+            return False
         if (
             self.table.presence_at is not None
             or model.clock > 0
@@ -168,6 +178,7 @@ class Clockwork:
         everyone who is here."""
         if isinstance(record, Unseated):
             self.table.unconfirmed.discard(record.seat)
+        self.table.note_host(now)
         self.table.presence(now)
 
     def _bookkeeping(self, now: float) -> Record | None:
@@ -177,6 +188,16 @@ class Clockwork:
             if seat in model.holders and seat not in state.seated:
                 return Unseated(seat, now)
             table.unconfirmed.discard(seat)
+        for seat, info in sorted(model.holders.items()):  # a quick match's seat, never claimed
+            if info.hold is not None and now + EARLY >= info.hold:
+                return Unseated(seat, now)
+        due = _fill_due(model)
+        if due is not None and now + EARLY >= due:
+            policy = str(model.settings.get("takeover_policy") or "")
+            return RoomAct({"type": "fill", "seats": model.free_seats(), "policy": policy}, now)
+        heir = self._heir(now)
+        if heir is not None:
+            return RoomAct({"type": "host", "player": heir}, now)
         grace = model.takeover_after
         if grace is None or not model.live:
             return None
@@ -188,6 +209,18 @@ class Clockwork:
                 return Returned(seat, now)
             if away and seat not in model.taken_over and now + EARLY >= model.away[seat] + grace:
                 return TakenOver(seat, now)
+        return None
+
+    def _heir(self, now: float) -> str | None:
+        """Who the host role passes to, if the host has been gone past the room's grace:
+        the seated player in the lowest seat who is here."""
+        state, model, gone = self.state, self.state.model, self.table.host_gone
+        if gone is None or now + EARLY < gone + model.host_grace:
+            return None
+        for seat in sorted(state.seated):
+            info = model.holders.get(seat)
+            if info is not None and info.player is not None and info.player != model.host:
+                return info.player
         return None
 
     def _due_timeout(self, now: float) -> int | None:
@@ -236,6 +269,14 @@ class Clockwork:
                 del self.bot_due[seat]
         for seat in playing:
             wanted[f"bot:{seat}"] = self.bot_due.setdefault(seat, now + delay)
+        people = [info.hold for info in model.holders.values() if info.hold is not None]
+        fill = _fill_due(model)
+        if fill is not None:
+            people.append(fill)
+        if self.table.host_gone is not None and model.host is not None:
+            people.append(self.table.host_gone + model.host_grace)
+        if people:
+            wanted["people"] = min(people)
         if self.backoff_until > now:
             wanted = {k: max(t, self.backoff_until) for k, t in wanted.items()}
             wanted["retry"] = self.backoff_until
@@ -249,3 +290,16 @@ class Clockwork:
             if armed.get(key) != at:
                 armed[key] = at
                 state.out.append(Arm(key, at))
+
+
+def _fill_due(model: Any) -> float | None:
+    """When a room that asked for it fills its free seats with bots (None: never)."""
+    after = model.settings.get("fill_bots_after")
+    if after is None or model.started or model.is_over or not model.free_seats():
+        return None
+    return float(model.created_at) + float(after)
+
+
+def _waits_for_people(model: Any) -> bool:
+    """Seats held for players, or a fill with bots to come."""
+    return any(h.hold is not None for h in model.holders.values()) or _fill_due(model) is not None

@@ -50,10 +50,12 @@ import logging
 
 from protocol import errors as codes
 from protocol.messages import Presence
+from server.room.acts import Acts
 from server.room.clock import Clockwork
 from server.room.commands import Deciding
 from server.room.fanout import Fanout, PatchHistory
 from server.room.io import (
+    ActIn,
     BotThought,
     Broken,
     CommandIn,
@@ -61,11 +63,13 @@ from server.room.io import (
     Count,
     Finished,
     Input,
+    Invite,
     Join,
     Leave,
     Output,
     PeerId,
     Rematch,
+    Reserve,
     ResyncIn,
     SaveSnapshot,
     Settle,
@@ -76,15 +80,23 @@ from server.room.io import (
     WriteFailed,
 )
 from server.room.model.answers import Answers
-from server.room.model.records import Record, Rematched, RoomModel, evolve, to_plain
+from server.room.model.records import (
+    Record,
+    Rematched,
+    RoomModel,
+    evolve,
+    seated_record,
+    to_plain,
+)
 from server.room.model.snapshots import snapshot_of
 from server.room.state import CoreSettings, PeerInfo, Pending, RoomState
 from server.room.table import Table
 from server.room.then import (
+    Acted,
     Bookkept,
     CommandsAcked,
     Moved,
-    RematchNoted,
+    OpDone,
     ReplySaved,
     SeatTaken,
     Then,
@@ -112,6 +124,7 @@ class RoomCore:
         self.table = Table(self.state, self.fanout)
         self.deciding = Deciding(self.state)
         self.clockwork = Clockwork(self.state, self.table)
+        self.acts = Acts(self.state, self.table)
         self.settling = False
         self.broken = False
         self.failures = 0
@@ -198,10 +211,16 @@ class RoomCore:
                 self.clockwork.timer(inp.key, inp.now)
             case BotThought():
                 self.clockwork.thought(inp)
+            case ActIn():
+                self.acts.act(inp)
             case Rematch():
                 self._rematch(inp)
+            case Reserve():
+                self._reserve(inp)
+            case Invite():
+                self.acts.invite(inp)
             case Start():
-                pass
+                self.table.note_host(inp.now)
         deferred = self.deciding.deferred
         while deferred and state.pending is None and not self.broken:
             waiting = tuple(deferred)
@@ -213,14 +232,18 @@ class RoomCore:
         return out
 
     def reads_only(self, join: Join) -> bool:
-        """Whether ``join`` is answered without a write (a spectator, or a seat's token),
-        so it may be handled while a write is in flight: its welcome is the durable view,
-        and the write's patch follows it like any other viewer's."""
-        return join.role == "spectator" or join.token is not None
+        """Whether ``join`` is answered without a write (a spectator, a seat's token, or a
+        player coming back to their seat), so it may be handled while a write is in
+        flight: its welcome is the durable view, and the write's patch follows it like
+        any other viewer's."""
+        if join.role == "spectator" or join.token is not None:
+            return True
+        seat = self.model.seat_of(join.player)
+        return seat is not None and self.model.holders[seat].hold is None
 
-    def holder_of(self, token: str | None) -> PeerId | None:
-        """The connection that holds the seat ``token`` opens, if any."""
-        seat = None if token is None else self.model.seat_for_token(token)
+    def holder_of(self, join: Join) -> PeerId | None:
+        """The connection that holds the seat ``join`` comes back to, if any."""
+        seat = self.table.seat_of(join)
         return None if seat is None else self.seated.get(seat)
 
     @property
@@ -245,11 +268,15 @@ class RoomCore:
             case ReplySaved():
                 self.deciding.reply_saved(then)
             case SeatTaken():
-                self.table.seat_taken(then.join, then.seat, gone)
+                self.table.seat_taken(then.join, then.seat, then.token, gone)
             case Bookkept():
                 self.clockwork.bookkept(then.record, now)
-            case RematchNoted():
-                self.state.out.append(Finished(then.op))
+            case Acted():
+                self.acts.acted(then)
+                self.table.note_host(now)
+                self.table.presence(now)
+            case OpDone():
+                self.state.out.append(Finished(then.op, value=then.value))
             case Moved():
                 pass
 
@@ -263,10 +290,11 @@ class RoomCore:
                 self.deciding.unavailable(then.peer, then.answer.reply.id)
             case SeatTaken():
                 self.table.seat_lost(then.join)
-            case RematchNoted():
-                self.state.out.append(
-                    Finished(then.op, codes.UNAVAILABLE, "the event log is unavailable")
-                )
+            case Acted():
+                self.acts.lost(then)
+            case OpDone():
+                text = "the event log is unavailable"
+                self.state.out.append(Finished(then.op, codes.UNAVAILABLE, text))
             case Bookkept() | Moved():
                 self._retry_later(now)
 
@@ -366,4 +394,18 @@ class RoomCore:
         if self.model.rematch is not None:
             self.state.out.append(Finished(inp.op))
             return
-        self.state.write((Rematched(inp.room, inp.now),), (), RematchNoted(inp.op))
+        self.state.write((Rematched(inp.room, inp.now),), (), OpDone(inp.op))
+
+    def _reserve(self, inp: Reserve) -> None:
+        """Hold a free seat for a quick-matched player (theirs already, if they hold one)."""
+        model, out = self.model, self.state.out
+        seat = model.seat_of(inp.player)
+        if seat is not None:
+            out.append(Finished(inp.op, value=seat))
+            return
+        free = model.free_seats()
+        if model.started or model.is_over or model.locked or not free or inp.player in model.banned:
+            out.append(Finished(inp.op, codes.ROOM_FULL, "no seat to hold in this room"))
+            return
+        record = seated_record(free[0], inp.name, None, None, inp.now, inp.player, inp.until)
+        self.state.write((record,), (), OpDone(inp.op, free[0]))

@@ -43,11 +43,15 @@ class RoomHandle(Protocol):
     def room_id(self) -> str:
         """The room's id."""
 
-    def join(self, peer: Peer, hello: Hello) -> PeerId:
-        """Admit ``peer``; its welcome (or a fatal error) follows as frames."""
+    def join(self, peer: Peer, hello: Hello, player: str | None = None) -> PeerId:
+        """Admit ``peer``; its welcome (or a fatal error) follows as frames. ``player``
+        is the player whose session the hello carried (checked before this call)."""
 
     def command(self, pid: PeerId, cmd_id: str, body: dict[str, Any]) -> None:
         """A command of ``pid``'s, answered by an ack or a reject frame."""
+
+    def act(self, pid: PeerId, act_id: str, act: dict[str, Any]) -> None:
+        """An act of ``pid``'s (chat, a host's action), answered by an ack or a reject."""
 
     def resync(self, pid: PeerId) -> None:
         """Send ``pid`` a snapshot of its view."""

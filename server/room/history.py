@@ -7,8 +7,11 @@ them). What they show is public by construction:
   (``ops``), never the raw event, until the game is over; the view hides what no one
   may see yet (face-down tokens, deck order, the bag, the seed);
 - seat tokens never appear (the log holds only their digests, and those are left out
-  too); the seed and its salt appear only once the game is over, with the raw events
-  and commands, so that anyone can verify the dice (:mod:`engine.fairness`).
+  too), nor does the digest of a room's invite code; the seed and its salt appear only
+  once the game is over, with the raw events and commands, so that anyone can verify
+  the dice (:mod:`engine.fairness`);
+- a chat line the host hid is gone from everything here: its record stays (the seqs
+  stay whole) but without its text, and no view at any seq shows it (:func:`redacted`).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from server.room.model.records import (
     Created,
     Played,
     Record,
+    RoomAct,
     RoomModel,
     Seated,
     evolve,
@@ -30,7 +34,7 @@ from server.room.model.records import (
     start,
     to_plain,
 )
-from server.room.views import room_part
+from server.room.views import reference_view
 
 Plain = dict[str, Any]
 Log = Sequence[tuple[int, Mapping[str, Any]]]
@@ -39,7 +43,36 @@ EXPORT_FORMAT = "rollhouse.export/1"
 
 def public_view(model: RoomModel) -> Plain:
     """What a spectator sees of the room at ``model.seq``."""
-    return {"game": model.game.view(model.state, None), "room": room_part(model)}
+    return reference_view(model, None)
+
+
+def redacted(log: Log) -> list[tuple[int, Mapping[str, Any]]]:
+    """The log as anyone may read it: the text of every hidden chat line and the invite
+    code's digest taken out (a seat token's digest is left out by :func:`export`)."""
+    hidden = {
+        data["a"].get("seq")
+        for _, data in log
+        if data.get("k") == "act" and data["a"].get("type") == "hide"
+    }
+    out: list[tuple[int, Mapping[str, Any]]] = []
+    for seq, data in log:
+        if data.get("k") == "act":
+            act = data["a"]
+            if act.get("type") == "chat" and seq in hidden:
+                data = {
+                    **data,
+                    "a": {"type": "chat", "channel": act.get("channel"), "hidden": True},
+                }
+            elif act.get("type") == "invite" and act.get("hash") is not None:
+                data = {**data, "a": {"type": "invite", "hash": "redacted"}}
+        out.append((seq, data))
+    return out
+
+
+def final_model(room_id: str, log: Log) -> RoomModel:
+    """The room as its whole log leaves it (for who may see it: :mod:`server.room.access`)."""
+    *_, (_, _, model) = _models(room_id, log)
+    return model
 
 
 def _models(room_id: str, log: Log) -> Iterator[tuple[int, Record, RoomModel]]:
@@ -64,7 +97,7 @@ def is_over(room_id: str, log: Log) -> bool:
 def view_at(room_id: str, log: Log, seq: int) -> tuple[int, Plain]:
     """The public view at ``seq`` (the log's last seq when ``seq`` is past it)."""
     last: tuple[int, Plain] | None = None
-    for at, _, model in _models(room_id, log):
+    for at, _, model in _models(room_id, redacted(log)):
         if at > seq:
             break
         last = (at, public_view(model))
@@ -77,7 +110,7 @@ def events(room_id: str, log: Log, after: int, limit: int) -> tuple[list[Plain],
     over = is_over(room_id, log)
     out: list[Plain] = []
     before: Plain | None = None
-    for seq, record, model in _models(room_id, log):
+    for seq, record, model in _models(room_id, redacted(log)):
         view = public_view(model) if seq >= after else None
         if seq > after:
             if len(out) == limit:
@@ -106,6 +139,10 @@ def _entry(
             entry.update(
                 name="seated", seat=record.seat, player=record.name, bot=record.bot is not None
             )
+        case RoomAct():
+            act = {k: v for k, v in record.act.items() if k != "hash"}
+            entry.update(name=str(act.get("type")), seat=record.seat, by=record.by,
+                         who=record.name, act=act)  # fmt: skip
         case _:
             entry.update(name=entry["kind"], seat=getattr(record, "seat", None))
     entry["ops"] = diff(before, view) if before is not None and view is not None else None
@@ -140,7 +177,7 @@ def export(room_id: str, log: Log) -> list[Plain]:
     """A finished game's log for anyone: a header line, then every record without tokens."""
     header = {"format": EXPORT_FORMAT, "room": room_id}
     out: list[Plain] = [header]
-    for seq, data in log:
+    for seq, data in redacted(log):
         record = dict(data)
         if record.get("k") == "seated":
             record["token"] = None

@@ -33,7 +33,9 @@ class Start:
 @attrs.frozen
 class Join:
     """A ``hello``: ``token`` is the client's seat token; ``fresh_token`` a new random one
-    the shell drew, used if the peer is given a free seat."""
+    the shell drew, used if the peer is given a free seat; ``player`` the player whose
+    session the hello carried (checked by the shell), ``invite`` the invite code it
+    brought."""
 
     peer: PeerId
     codec: str
@@ -43,6 +45,8 @@ class Join:
     last_seq: int | None
     fresh_token: str
     now: float
+    player: str | None = None
+    invite: str | None = attrs.field(default=None, repr=False)
 
 
 @attrs.frozen
@@ -72,6 +76,17 @@ class Commands:
 
 
 @attrs.frozen
+class ActIn:
+    """An ``act`` (chat, a host's action) with its client id; answered by an ack or a
+    reject like a command."""
+
+    peer: PeerId
+    id: str
+    act: Mapping[str, Any]
+    now: float
+
+
+@attrs.frozen
 class ResyncIn:
     peer: PeerId
     now: float
@@ -89,6 +104,29 @@ class Rematch:
 
     op: int
     room: str
+    now: float
+
+
+@attrs.frozen
+class Reserve:
+    """Hold a free seat for ``player`` until ``until`` (a quick match); answered by
+    :class:`Finished` with the seat as its ``value`` (or a refusal code)."""
+
+    op: int
+    player: str
+    name: str
+    until: float
+    now: float
+
+
+@attrs.frozen
+class Invite:
+    """The host's (``player``'s) new invite code ``code`` (None: revoke it); answered by
+    :class:`Finished`."""
+
+    op: int
+    player: str | None
+    code: str | None = attrs.field(repr=False)
     now: float
 
 
@@ -132,8 +170,8 @@ class BotThought:
 
 
 Input = (
-    Start | Join | Leave | CommandIn | Commands | ResyncIn | TimerFired | Rematch
-    | WriteDone | WriteFailed | TailRead | BotThought
+    Start | Join | Leave | CommandIn | Commands | ActIn | ResyncIn | TimerFired | Rematch
+    | Reserve | Invite | WriteDone | WriteFailed | TailRead | BotThought
 )  # fmt: skip
 
 
@@ -222,6 +260,15 @@ class Finished:
     op: int
     code: str | None = None
     message: str = ""
+    value: Any = None
+    """What the operation gives back (a reserved seat)."""
+
+
+@attrs.frozen
+class Member:
+    """``player`` took a seat in this room (for their list of games)."""
+
+    player: str
 
 
 @attrs.frozen
@@ -258,6 +305,5 @@ class Think:
 
 Output = (
     Append | SaveReply | Settle | Send | SendFrames | Close | Arm | Disarm | Finished | Broken | Count
-    | SaveSnapshot
-    | Think
+    | SaveSnapshot | Think | Member
 )  # fmt: skip

@@ -42,6 +42,7 @@ class Rebuilder:
             try:
                 self.model = model_from(self.model, snapshot)
                 self.answers.learn_acks(snapshot["acks"])
+                self.answers.learn_acts(snapshot["acts"])
                 self.snapshot_seq = self.model.seq
             except (BadSnapshot, KeyError, TypeError, ValueError) as exc:
                 log.warning("room %s: snapshot not used (%s); folding the whole log", room_id, exc)

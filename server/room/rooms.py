@@ -24,10 +24,12 @@ from protocol import errors as codes
 from server.config import Settings
 from server.errors import RoomRefusal
 from server.metrics import Metrics
+from server.room.access import VISIBILITIES, invite_digest
 from server.room.core import CoreSettings, RoomCore
-from server.room.io import Rematch
+from server.room.io import Input, Invite, Rematch, Reserve
 from server.room.model.records import (
     Record,
+    RoomAct,
     RoomModel,
     created_record,
     from_plain,
@@ -52,7 +54,10 @@ LOAD_PAGE = 200
 """Records read from the store at once while a room loads: a Redis reply is parsed on
 the event loop, so a room's whole log in one read would stall every other room."""
 
-ROOM_SETTINGS = {"clock", "bots", "bot_policy", "bot_delay", "takeover_after"}
+ROOM_SETTINGS = {"clock", "bots", "bot_policy", "bot_delay", "takeover_after", "visibility",
+                 "watch", "spectator_chat", "fill_bots_after", "host_grace"}  # fmt: skip
+INVITE_BYTES = 16
+"""An invite code's randomness: 128 bits (the issue asks for at least 64)."""
 
 
 class Rooms:
@@ -65,8 +70,11 @@ class Rooms:
         metrics: Metrics,
         clock: Callable[[], float] = time.time,
         fencer: Fencer | None = None,
+        on_member: Callable[[str, str, float], None] | None = None,
     ) -> None:
         self.store = store
+        self.on_member = on_member
+        """Told ``(player, room, time)`` when a player takes a seat (their list of games)."""
         self.fencer: Fencer = fencer or StoreFencer(store)
         self.settings = settings
         self.metrics = metrics
@@ -112,7 +120,22 @@ class Rooms:
     async def create(
         self, game_name: str, seats: int, options: Mapping[str, Any], room: Mapping[str, Any]
     ) -> dict[str, Any]:
-        """A new room, its first records durable before anyone can see it; its summary.
+        """A new room (with no host); its summary (see :meth:`make`)."""
+        summary, _ = await self.make(game_name, seats, options, room)
+        return summary
+
+    async def make(
+        self,
+        game_name: str,
+        seats: int,
+        options: Mapping[str, Any],
+        room: Mapping[str, Any],
+        host: str | None = None,
+        room_id: str | None = None,
+    ) -> tuple[dict[str, Any], str | None]:
+        """A new room, its first records durable before anyone can see it: its summary,
+        and the invite code of a private room (for its creator alone: the log keeps only
+        its digest). ``host``: the creating player's id.
 
         Once the room's log exists the answer is the room, even if loading it fails."""
         if len(self.live) >= self.settings.max_rooms:
@@ -133,6 +156,9 @@ class Rooms:
                 f"{game.title} takes {game.min_seats} to {game.max_seats} seats", field="seats"
             )
         room_settings = _room_settings(room, seats, self.settings.default_clock_seconds)
+        people = {k: room_settings[k] for k in PEOPLE_SETTINGS if room_settings[k] is not None}
+        if host is not None:
+            people["host"] = host
         if room_settings["bot_policy"] and room_settings["bot_policy"] not in game.policies:
             raise BadOptions(
                 f"{game.title} has no bot policy {room_settings['bot_policy']!r}; "
@@ -156,16 +182,22 @@ class Rooms:
                 "bot_delay": room_settings["bot_delay"],
                 "takeover_after": room_settings["takeover_after"],
                 "takeover_policy": room_settings["bot_policy"],
+                **people,
             },
             salt=secrets.token_hex(16),
         )
-        room_id = "r-" + secrets.token_hex(4)
+        room_id = room_id or "r-" + secrets.token_hex(4)
         fence = await self._claim(room_id) if self.fencer.exclusive else None
         bots = [
             seated_record(s, f"bot {s + 1}", None, room_settings["bot_policy"], record.at)
             for s in range(room_settings["bots"])
         ]
         records: list[Record] = [record, *bots]
+        invite = None
+        if people.get("visibility") == "private":
+            invite = secrets.token_urlsafe(INVITE_BYTES)
+            act = {"type": "invite", "hash": invite_digest(invite)}
+            records.append(RoomAct(act, record.at, host))
         if room_settings["bots"] == seats:  # time alone moves it: load it again after a restart
             await self.store.set_driven(room_id, True)
         await self._append_new(room_id, [to_plain(r) for r in records], fence)
@@ -178,7 +210,36 @@ class Rooms:
             summary = room_summary(model)
         if not self.fencer.exclusive:
             await self._write_summaries({room_id: summary})
-        return summary
+        return summary, invite
+
+    async def request(self, room_id: str, make: Callable[[int, float], Input]) -> Any:
+        """An operation of the room's own API (:meth:`server.room.shell.Room.request`) on
+        the live room, loaded if need be: what it gives back."""
+        return await (await self.get(room_id)).request(make)
+
+    async def run_op(self, op: str, room_id: str, args: Mapping[str, Any]) -> Any:
+        """One of the operations another node (or this one) asks of a room this node
+        runs, by name, with plain arguments (they travel between nodes):
+
+        - ``summary``: the room's summary as it is now (its ``access`` part too);
+        - ``rematch``: the summary of the room's rematch;
+        - ``reserve`` ``{player, name, until}``: the seat held for a quick-matched player;
+        - ``invite`` ``{player, code}``: the host's new invite code recorded (code None:
+          revoked)."""
+        match op:
+            case "summary":
+                return (await self.get(room_id)).summary()
+            case "rematch":
+                return await self.rematch(room_id)
+            case "reserve":
+                player, name, until = str(args["player"]), str(args["name"]), float(args["until"])
+                return await self.request(
+                    room_id, lambda o, now: Reserve(o, player, name, until, now)
+                )
+            case "invite":
+                host, code = args.get("player"), args.get("code")
+                return await self.request(room_id, lambda o, now: Invite(o, host, code, now))
+        raise RoomRefusal(codes.UNAVAILABLE, f"no room operation {op!r}")
 
     async def _append_new(
         self, room_id: str, plain: list[dict[str, Any]], fence: int | None
@@ -265,7 +326,7 @@ class Rooms:
         if fence is None:
             fence = await self._claim(room_id)
         room = Room(core, self.store, self.settings, self.metrics, fence, self.clock,
-                    refence=self.fencer.refence)  # fmt: skip
+                    refence=self.fencer.refence, on_member=self.on_member)  # fmt: skip
         self.live[room_id] = room
         room.start()
         return room
@@ -318,8 +379,10 @@ class Rooms:
                 "bot_policy": bots[0] if bots else str(model.settings.get("takeover_policy") or ""),
                 "bot_delay": float(model.settings.get("bot_delay", 0.8)),
                 "takeover_after": model.takeover_after,
+                **{k: model.settings[k] for k in PEOPLE_SETTINGS if k in model.settings},
             }
-            new = await self.create(model.game.name, model.seats, dict(model.options), settings)
+            new, _ = await self.make(model.game.name, model.seats, dict(model.options),
+                                     settings, model.host)  # fmt: skip
             await old.request(lambda op, now: Rematch(op, new["room"], now))
             return new
 
@@ -454,4 +517,36 @@ def _room_settings(room: Mapping[str, Any], seats: int, default_clock: float) ->
         "bot_delay": float(delay),
         "bot_policy": policy,
         "takeover_after": None if takeover is None else float(takeover),
+        **_people_settings(room),
     }
+
+
+PEOPLE_SETTINGS = ("visibility", "watch", "spectator_chat", "fill_bots_after", "host_grace")
+"""The room settings of a table people share (a missing one keeps its default)."""
+
+
+def _people_settings(room: Mapping[str, Any]) -> dict[str, Any]:
+    """Validate who may see the room and how it fills (see :mod:`server.room.access`)."""
+    visibility = room.get("visibility", "public")
+    if visibility not in VISIBILITIES:
+        raise BadOptions(f"room setting 'visibility' is one of {', '.join(VISIBILITIES)}",
+                         field="visibility")  # fmt: skip
+    watch = room.get("watch", True)
+    if not isinstance(watch, bool):
+        raise BadOptions("room setting 'watch' is true or false", field="watch")
+    chat = room.get("spectator_chat", "apart")
+    if chat not in ("apart", "together"):
+        raise BadOptions(
+            "room setting 'spectator_chat' is apart or together", field="spectator_chat"
+        )
+    out: dict[str, Any] = {"visibility": visibility, "watch": watch, "spectator_chat": chat}
+    for key, low, high in (("fill_bots_after", 0, 3600), ("host_grace", 5, 3600)):
+        value = room.get(key)
+        if value is not None and (
+            not isinstance(value, int | float)
+            or isinstance(value, bool)
+            or not low <= value <= high
+        ):
+            raise BadOptions(f"room setting {key!r} must be {low} to {high} seconds", field=key)
+        out[key] = None if value is None else float(value)
+    return out

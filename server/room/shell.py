@@ -44,6 +44,7 @@ from server.room.core import RoomCore
 from server.room.fanout import Encoder, Frame
 from server.room.handle import Peer
 from server.room.io import (
+    ActIn,
     Append,
     Arm,
     BotThought,
@@ -57,6 +58,7 @@ from server.room.io import (
     Input,
     Join,
     Leave,
+    Member,
     Output,
     PeerId,
     ResyncIn,
@@ -101,8 +103,11 @@ class Room:
         fence: int | None = None,
         clock: Callable[[], float] = time.time,
         refence: Callable[[str], Awaitable[int]] | None = None,
+        on_member: Callable[[str, str, float], None] | None = None,
     ) -> None:
         self.core = core
+        self.on_member = on_member
+        """Told ``(player, room, time)`` when a player takes a seat here (their games)."""
         self.refence = refence or store.fence
         self.store = store
         self.settings = settings
@@ -201,10 +206,11 @@ class Room:
         if type(inp) is not Join:
             return False
         core = self.core  # a join that only reads, ahead of what waits
-        return core.reads_only(inp) and may_go_ahead(inp, core.holder_of(inp.token), self.mailbox)
+        return core.reads_only(inp) and may_go_ahead(inp, core.holder_of(inp), self.mailbox)
 
-    async def request(self, make: Callable[[int, float], Input]) -> None:
-        """Run an operation (``make(op, now)``) and wait until the core says it is over."""
+    async def request(self, make: Callable[[int, float], Input]) -> Any:
+        """Run an operation (``make(op, now)``), wait until the core says it is over, and
+        return what it gives back (a refusal raises RoomRefusal)."""
         if self.broken:
             raise RoomRefusal(codes.UNAVAILABLE, "this room must be reloaded; try again")
         op = next(self._op_ids)
@@ -214,6 +220,7 @@ class Room:
         finished = await future
         if finished.code is not None:
             raise RoomRefusal(finished.code, finished.message)
+        return finished.value
 
     async def settled(self) -> None:
         """Wait until everything posted so far has been handled (for tests and shutdown)."""
@@ -223,17 +230,21 @@ class Room:
 
     # -- what connections call (server.room.handle.RoomHandle) -----------------------------
 
-    def join(self, peer: Peer, hello: Hello) -> PeerId:
-        """Admit ``peer`` (its welcome, or a fatal error, follows through the mailbox)."""
+    def join(self, peer: Peer, hello: Hello, player: str | None = None) -> PeerId:
+        """Admit ``peer`` (its welcome, or a fatal error, follows through the mailbox);
+        ``player``: the player whose session the hello carried, checked by the caller."""
         pid = next(_peer_ids)
         self.peers[pid] = peer
         fresh = secrets.token_urlsafe(18)
         self.post(Join(pid, peer.codec_name, hello.role, hello.name, hello.seat_token,
-                       hello.last_seq, fresh, self.clock()))  # fmt: skip
+                       hello.last_seq, fresh, self.clock(), player, hello.invite))  # fmt: skip
         return pid
 
     def command(self, pid: PeerId, cmd_id: str, body: dict[str, Any]) -> None:
         self.post(CommandIn(pid, cmd_id, body, self.clock()))
+
+    def act(self, pid: PeerId, act_id: str, act: dict[str, Any]) -> None:
+        self.post(ActIn(pid, act_id, act, self.clock()))
 
     def resync(self, pid: PeerId) -> None:
         self.post(ResyncIn(pid, self.clock()))
@@ -377,6 +388,9 @@ class Room:
                 thought.add_done_callback(self.thoughts.discard)
             case Broken():
                 self._broken(out.code, out.message)
+            case Member():
+                if self.on_member is not None:
+                    self.on_member(out.player, self.room_id, self.clock())
             case _:
                 raise TypeError(f"{type(out).__name__} is a write: see _carry_out")
 

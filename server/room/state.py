@@ -44,6 +44,9 @@ class PeerInfo:
     seat: int | None
     role: str
     codec: str
+    player: str | None = None
+    """The player whose session the connection carries (None: a stranger)."""
+    name: str | None = None
 
 
 @attrs.frozen

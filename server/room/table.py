@@ -1,11 +1,16 @@
 """Who is at the table: joins, seats, welcomes, resumes, resyncs, leaves and presence
 (a part of :class:`server.room.core.RoomCore`; pure like it).
 
-A spectator, or a player with its seat token, is welcomed from what is durable (a
-resume gets only the patches it missed, when they weigh less than the view). A player
-without a token takes the first free seat: the ``seated`` record is written first
-(:class:`~server.room.then.SeatTaken`), and the welcome with the fresh token follows
-once it is durable (:meth:`Table.seat_taken`).
+Who may come in is :mod:`server.room.access`'s to say: to a visitor who may not see a
+private room it does not exist (``room/not_found``); a removed player gets
+``room/removed``. A spectator, a player with their seat token, or a player whose
+session's player holds a seat (their seat follows them to any device) is welcomed from
+what is durable (a resume gets only the patches it missed, when they weigh less than
+the view). A player without a seat takes the first free one, unless the host locked
+them: the ``seated`` record (with the player's id, when the hello carried a session)
+is written first (:class:`~server.room.then.SeatTaken`), and the welcome with the fresh
+token follows once it is durable (:meth:`Table.seat_taken`). A seat a quick match held
+for a player is claimed (a ``claimed`` record) when that player arrives.
 """
 
 from __future__ import annotations
@@ -16,9 +21,10 @@ from typing import Any
 from protocol import errors as codes
 from protocol.codec import MSGPACK
 from protocol.messages import Presence, SeatPresence, Snapshot, Welcome
+from server.room.access import Visitor, is_banned, may_see, may_watch
 from server.room.fanout import Fanout
-from server.room.io import Arm, Close, Join, Leave, PeerId, Send, SendFrames
-from server.room.model.records import seated_record
+from server.room.io import Arm, Close, Join, Leave, Member, PeerId, Send, SendFrames
+from server.room.model.records import Claimed, seated_record
 from server.room.state import PeerInfo, RoomState
 from server.room.then import SeatTaken
 from server.room.views import Viewer
@@ -34,6 +40,8 @@ class Table:
         """When each seat's player left (for the ``left`` record a takeover room owes)."""
         self.unconfirmed: set[int] = set()
         """Seats whose taker was gone before its welcome: to be given back."""
+        self.host_gone: float | None = None
+        """Since when the room's host has had no connection here (None: here, or none)."""
         self.presence_sent = -math.inf
         self.presence_at: float | None = None
         """When the next presence goes out (None: none is due)."""
@@ -41,51 +49,84 @@ class Table:
     # -- joins and leaves ------------------------------------------------------------------
 
     def join(self, j: Join) -> None:
-        state = self.state
+        state, model = self.state, self.state.model
+        visitor = Visitor(j.player, j.invite, j.token)
+        if not may_see(model, visitor):
+            state.out.append(Close(j.peer, codes.ROOM_NOT_FOUND, f"no room {model.room_id!r}"))
+            return
+        if is_banned(model, visitor):
+            text = "the host removed you from this room"
+            state.out.append(Close(j.peer, codes.REMOVED, text))
+            return
         if j.role == "spectator":
-            state.peers[j.peer] = PeerInfo(None, "spectator", j.codec)
+            if not may_watch(model, visitor):
+                text = "this room does not take spectators"
+                state.out.append(Close(j.peer, codes.NO_SPECTATORS, text))
+                return
+            state.peers[j.peer] = PeerInfo(None, "spectator", j.codec, j.player, j.name)
             self._welcome(j.peer, None, j.last_seq, j.now)
             self.presence(j.now, seats=False)
+            self.note_host(j.now)
+            return
+        seat = self.seat_of(j)
+        if seat is not None:
+            held = model.holders[seat].hold is not None
+            if held:  # a seat a quick match held for this player: claimed now
+                state.write((Claimed(seat, j.now),), (), SeatTaken(j, seat, None))
+            else:
+                self._take_seat(j, seat, j.token, j.last_seq)
             return
         if j.token is not None:
-            seat = state.model.seat_for_token(j.token)
-            if seat is None:
-                text = "this seat token belongs to no seat of this room"
-                state.out.append(Close(j.peer, codes.BAD_SEAT_TOKEN, text))
-                return
-            self._take_seat(j, seat, j.token, j.last_seq)
+            text = "this seat token belongs to no seat of this room"
+            state.out.append(Close(j.peer, codes.BAD_SEAT_TOKEN, text))
             return
-        free = state.model.free_seats()
+        free = model.free_seats()
         if not free:
             text = "every seat of this room is taken; join as a spectator"
             state.out.append(Close(j.peer, codes.ROOM_FULL, text))
             return
+        if model.locked:
+            text = "the host locked the seats; join as a spectator"
+            state.out.append(Close(j.peer, codes.LOCKED, text))
+            return
         seat = free[0]
-        record = seated_record(seat, j.name, j.fresh_token, None, j.now)
-        state.write((record,), (), SeatTaken(j, seat))
+        record = seated_record(seat, j.name, j.fresh_token, None, j.now, j.player)
+        state.write((record,), (), SeatTaken(j, seat, j.fresh_token))
 
-    def seat_taken(self, j: Join, seat: int, gone: frozenset[PeerId]) -> None:
+    def seat_of(self, j: Join) -> int | None:
+        """The seat ``j`` comes back to: its player's, or its token's."""
+        model = self.state.model
+        seat = model.seat_of(j.player)
+        if seat is None and j.token is not None:
+            seat = model.seat_for_token(j.token)
+        return seat
+
+    def seat_taken(self, j: Join, seat: int, token: str | None, gone: frozenset[PeerId]) -> None:
         """The seat's record is durable: welcome its taker (gone: give the seat back)."""
-        if j.peer in gone:  # nobody got the token
-            self.unconfirmed.add(seat)
-        else:
-            self._take_seat(j, seat, j.fresh_token, None)
+        if j.peer in gone:  # nobody got the token (or came for the held seat)
+            if token is not None:
+                self.unconfirmed.add(seat)
+            return
+        if j.player is not None:
+            self.state.out.append(Member(j.player))
+        self._take_seat(j, seat, token, None)
 
     def seat_lost(self, j: Join) -> None:
         text = "the seat could not be taken; nothing changed; try again"
         self.state.out.append(Close(j.peer, codes.UNAVAILABLE, text))
 
-    def _take_seat(self, j: Join, seat: int, token: str, last_seq: int | None) -> None:
+    def _take_seat(self, j: Join, seat: int, token: str | None, last_seq: int | None) -> None:
         state = self.state
         old = state.seated.get(seat)
         if old is not None and old != j.peer:
             state.out.append(Close(old, codes.REPLACED, "a newer connection took this seat"))
             state.peers.pop(old, None)
-        state.peers[j.peer] = PeerInfo(seat, "player", j.codec)
+        state.peers[j.peer] = PeerInfo(seat, "player", j.codec, j.player, j.name)
         state.seated[seat] = j.peer
         self.left_at.pop(seat, None)
         self._welcome(j.peer, token, last_seq, j.now)
         self.presence(j.now)
+        self.note_host(j.now)
 
     def leave(self, inp: Leave) -> None:
         state = self.state
@@ -96,6 +137,24 @@ class Table:
             del state.seated[info.seat]
             self.left_at[info.seat] = inp.now
         self.presence(inp.now, seats=info.seat is not None)
+        self.note_host(inp.now)
+
+    def note_host(self, now: float) -> None:
+        """Keep :attr:`host_gone` current (after peers come and go, or the host changes)."""
+        state = self.state
+        host = state.model.host
+        if host is None or any(info.player == host for info in state.peers.values()):
+            self.host_gone = None
+        elif self.host_gone is None:
+            self.host_gone = now
+
+    def peers_of(self, player: str | None = None, seat: int | None = None) -> tuple[PeerId, ...]:
+        """The connections of ``player`` (any role), or of whoever sits in ``seat``."""
+        peers = self.state.peers
+        return tuple(
+            p for p, info in peers.items()
+            if (player is not None and info.player == player) or (seat is not None and info.seat == seat)
+        )  # fmt: skip
 
     def viewer_peers(self) -> dict[Viewer, tuple[PeerId, ...]]:
         """The connections of each viewer now (spectators share the ``None`` viewer)."""

@@ -48,11 +48,31 @@ class ReplySaved:
 
 @attrs.frozen
 class SeatTaken:
-    """A free seat given to ``join``'s peer: durable, it is welcomed with its token (or,
-    gone meanwhile, the seat is given back); lost, the peer is told to try again."""
+    """A free seat given to ``join``'s peer, or a seat held for its player claimed:
+    durable, it is welcomed with ``token`` (or, gone meanwhile, the seat is given back);
+    lost, the peer is told to try again."""
 
     join: Join
     seat: int
+    token: str | None
+
+
+@attrs.frozen
+class Acted:
+    """A person's act on the room (:mod:`server.room.acts`): durable, it is acked (and
+    whoever it removed is closed); lost, it is answered ``room/unavailable``."""
+
+    peer: PeerId
+    id: str
+    removed: tuple[PeerId, ...] = ()
+
+
+@attrs.frozen
+class OpDone:
+    """An operation of the room's own API (a reservation, an invite) for ``op``."""
+
+    op: int
+    value: object = None
 
 
 @attrs.frozen
@@ -69,11 +89,4 @@ class Bookkept:
     record: Record
 
 
-@attrs.frozen
-class RematchNoted:
-    """The room's rematch recorded, for the operation ``op``."""
-
-    op: int
-
-
-Then = CommandsAcked | ReplySaved | SeatTaken | Moved | Bookkept | RematchNoted
+Then = CommandsAcked | ReplySaved | SeatTaken | Moved | Bookkept | Acted | OpDone

@@ -24,7 +24,7 @@ from engine.data import to_data
 from engine.memo import FRESH, Memo
 from protocol.codec import MSGPACK
 from protocol.patch import Op, diff
-from server.room.model.records import RoomModel
+from server.room.model.records import ChatLine, RoomModel
 
 Viewer = int | None
 
@@ -40,9 +40,28 @@ def _seats(
             "bot": s in holders and holders[s].bot is not None,
             "away": s in away,
             "takeover": s in taken_over,
+            "player": holders[s].player if s in holders else None,
+            "held": s in holders and holders[s].hold is not None,
         }
         for s in range(seats)
     ]
+
+
+def _lines(chat: tuple[ChatLine, ...], channel: str) -> list[dict[str, Any]]:
+    return [
+        {"seq": c.seq, "name": c.name, "seat": c.seat, "player": c.player, "text": c.text,
+         "at": round(c.at, 3)}
+        for c in chat
+        if c.channel == channel
+    ]  # fmt: skip
+
+
+def chat_part(model: RoomModel, spectator: bool, memo: Memo = FRESH) -> dict[str, Any]:
+    """The table chat a viewer reads: the players' channel, and for spectators theirs."""
+    out = {"players": memo.part("chat players", _lines, model.chat, "players")}
+    if spectator:
+        out["spectators"] = memo.part("chat spectators", _lines, model.chat, "spectators")
+    return out
 
 
 def room_part(model: RoomModel, memo: Memo = FRESH) -> dict[str, Any]:
@@ -61,6 +80,10 @@ def room_part(model: RoomModel, memo: Memo = FRESH) -> dict[str, Any]:
         "last_move": None
         if model.last_move is None
         else {"seat": model.last_move[0], "by": model.last_move[1]},
+        "visibility": model.visibility,
+        "host": model.host,
+        "locked": model.locked,
+        "watch": model.watchable,
     }
 
 
@@ -94,7 +117,8 @@ def legal(model: RoomModel, seat: int) -> list[dict[str, Any]]:
 def reference_view(model: RoomModel, viewer: Viewer) -> dict[str, Any]:
     """``viewer``'s whole view built afresh from ``model``: the definition :class:`Views`
     keeps up to date (and what the tests compare its patches against)."""
-    out = {"game": model.game.view(model.state, viewer), "room": room_part(model)}
+    out = {"game": model.game.view(model.state, viewer), "room": room_part(model),
+           "chat": chat_part(model, viewer is None)}  # fmt: skip
     if viewer is not None:
         out["you"] = {"seat": viewer, "legal": legal(model, viewer)}
     return out
@@ -111,7 +135,7 @@ def _by_command(
         return None
 
 
-GAME, ROOM, YOU = ("game",), ("room",), ("you",)
+GAME, ROOM, YOU, CHAT = ("game",), ("room",), ("you",), ("chat",)
 """The path prefixes of a view's three parts."""
 
 
@@ -130,6 +154,10 @@ class Views:
         self.inputs: dict[int, tuple[Any, ...]] = {}
         """What each seat's legal commands were computed from, when the game says."""
         self.room = room_part(model, self.memos[None])
+        self.chat_memo = Memo()
+        self.chat = self._chat_parts()
+        self.chat_memo_of = model.chat
+        """The model's chat the parts were built from (a new tuple: a new line or a hidden one)."""
         self.game = self._game_views()
         self.commands: dict[int, list[Any]] = {}
         self.you: dict[int, dict[str, Any]] = {}
@@ -137,6 +165,11 @@ class Views:
         """Each viewer's whole view in msgpack, made when first asked since the last change."""
         for seat in range(model.seats):
             self._you(seat)
+
+    def _chat_parts(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        """The chat part of the players' views and of the spectators' view."""
+        memo = self.chat_memo
+        return chat_part(self.model, False, memo), chat_part(self.model, True, memo)
 
     def _game_views(self) -> dict[Viewer, dict[str, Any]]:
         game, state = self.model.game, self.model.state
@@ -167,7 +200,7 @@ class Views:
 
     def snapshot(self, viewer: Viewer) -> dict[str, Any]:
         """The whole view of ``viewer`` now."""
-        out = {"game": self.game[viewer], "room": self.room}
+        out = {"game": self.game[viewer], "room": self.room, "chat": self.chat[viewer is None]}
         if viewer is not None:
             out["you"] = self.you[viewer]
         return out
@@ -187,17 +220,28 @@ class Views:
         room = room_part(model, self.memos[None])
         room_ops = diff(self.room, room, ROOM)
         self.room = room
+        seen_ops, all_ops = room_ops, room_ops
+        if model.chat is not self.chat_memo_of:
+            chat = self._chat_parts()
+            seen_ops = room_ops + diff(self.chat[0], chat[0], CHAT)
+            all_ops = room_ops + diff(self.chat[1], chat[1], CHAT)
+            self.chat, self.chat_memo_of = chat, model.chat
         game = self._game_views()
         if self.public:
-            shared = diff(self.game[None], game[None], GAME) + room_ops
-            ops: dict[Viewer, list[Op]] = {None: shared}
+            shared = diff(self.game[None], game[None], GAME)
+            ops: dict[Viewer, list[Op]] = {None: shared + all_ops}
+            if seen_ops is not all_ops:  # players see the players' channel only
+                players = shared + seen_ops
+                for seat in range(model.seats):
+                    ops[seat] = players
         else:
-            ops = {v: diff(self.game[v], game[v], GAME) + room_ops for v in self.viewers}
+            ops = {v: diff(self.game[v], game[v], GAME) + (all_ops if v is None else seen_ops)
+                   for v in self.viewers}  # fmt: skip
         self.game = game
         for seat in range(model.seats):
             before = self.you[seat]
             after = self._you(seat)
-            seen = ops[None] if self.public else ops[seat]
+            seen = ops.get(seat, ops[None]) if self.public else ops[seat]
             ops[seat] = seen if after is before else seen + diff(before, after, YOU)
         return ops
 
@@ -225,4 +269,24 @@ def room_summary(model: RoomModel, connected: int = 0, spectators: int = 0) -> d
         "imported_from": model.settings.get("imported_from"),
         "seed": model.seed if model.is_over else None,
         "seed_salt": model.salt if model.is_over else None,
+        "visibility": model.visibility,
+        "host": model.host,
+        "locked": model.locked,
+        "watch": model.watchable,
+        "players": sorted(model.players()),
+        ACCESS: {
+            "members": sorted(model.members),
+            "banned": sorted(model.banned),
+            "invite": model.invite,
+        },
     }
+
+
+ACCESS = "access"
+"""The part of a summary only the server reads (who may see a private room): the index
+keeps it, :func:`public_summary` leaves it out of every answer."""
+
+
+def public_summary(summary: Mapping[str, Any]) -> dict[str, Any]:
+    """A summary as clients get it."""
+    return {k: v for k, v in summary.items() if k != ACCESS}

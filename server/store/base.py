@@ -16,6 +16,7 @@ import attrs
 import msgpack
 
 from server.store.errors import StoreError
+from server.store.match import MatchStore
 from server.store.people_base import PeopleStore
 
 _ROOM_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -36,6 +37,11 @@ class EventStore(Protocol):
     def people(self) -> PeopleStore:
         """Players, sessions and shared counters, kept by the same backend
         (server/store/people_base.py)."""
+        ...
+
+    @property
+    def matches(self) -> MatchStore:
+        """Quick match's queues and claims, kept by the same backend (server/store/match.py)."""
         ...
 
     async def append(

@@ -22,6 +22,7 @@ from server.store.base import (
     unpack,
 )
 from server.store.errors import StoreConflict, StoreFenced, StoreUnavailable
+from server.store.match import MemoryMatches
 from server.store.people_memory import MemoryPeople
 
 
@@ -37,6 +38,8 @@ class MemoryStore:
         self._summaries: dict[str, bytes] = {}
         self._closed = False
         self.people = MemoryPeople(self._check_open)
+        self.matches = MemoryMatches()
+        """Quick match's queues and claims (server/store/match.py)."""
         """Players and sessions (server/store/people_memory.py)."""
 
     async def append(

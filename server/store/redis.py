@@ -65,6 +65,7 @@ from server.store.errors import (
     StoreUnavailable,
     StoreUnknown,
 )
+from server.store.match import RedisMatches
 from server.store.people_redis import RedisPeople
 from server.store.redis_keys import Keys, detect
 
@@ -101,6 +102,8 @@ class RedisStore(GroupCommitted):
         self._layout_known = False
         self.batcher: Batcher[Append, int] = Batcher(self._flush, max_batch=max_batch)
         self.people = RedisPeople(self._client, prefix, self._guard, self._check_open)
+        self.matches = RedisMatches(self._client, prefix, self._guard)
+        """Quick match's queues and claims (server/store/match.py)."""
         """Players and sessions, on the same server (server/store/people_redis.py)."""
 
     async def layout(self) -> Keys:

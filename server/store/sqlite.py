@@ -51,6 +51,8 @@ from server.store.errors import (
     StoreUnavailable,
     StoreUnknown,
 )
+from server.store.match import SCHEMA as MATCH_SCHEMA
+from server.store.match import SqliteMatches
 from server.store.people_sqlite import SCHEMA as PEOPLE_SCHEMA
 from server.store.people_sqlite import SqlitePeople
 from server.store.worker import Worker
@@ -128,6 +130,8 @@ class SqliteStore(GroupCommitted):
             raise StoreUnavailable(f"cannot open sqlite database {path!r}: {exc}") from exc
         self.batcher: Batcher[Append, int] = Batcher(self._flush, max_batch=max_batch)
         self.people = SqlitePeople(self._call, self._db)
+        self.matches = SqliteMatches(self._call, self._db)
+        """Quick match's queues and claims (server/store/match.py)."""
         """Players and sessions, in the same database (server/store/people_sqlite.py)."""
 
     # --- the EventStore interface (event loop side) ---
@@ -234,7 +238,7 @@ class SqliteStore(GroupCommitted):
             conn.execute("PRAGMA busy_timeout = 5000")
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute(f"PRAGMA synchronous = {synchronous}")
-            conn.executescript(SCHEMA + PEOPLE_SCHEMA)
+            conn.executescript(SCHEMA + PEOPLE_SCHEMA + MATCH_SCHEMA)
         except BaseException:
             conn.close()
             raise

@@ -13,8 +13,10 @@ from hypothesis import strategies as st
 from protocol import errors
 from protocol.codec import (
     JSON,
+    JSON_V2,
     MAX_FRAME,
     MSGPACK,
+    MSGPACK_V2,
     SUBPROTOCOLS,
     Codec,
     OpPieces,
@@ -26,7 +28,9 @@ from protocol.codec import (
 from protocol.messages import (
     CLIENT_MESSAGES,
     SERVER_MESSAGES,
+    V2_FIELDS,
     Ack,
+    Act,
     Command,
     Error,
     Hello,
@@ -43,7 +47,13 @@ from protocol.messages import (
 from protocol.patch import same
 from tests.protocol.strategies import client_messages, ops, seqs, server_messages
 
-CODECS = [MSGPACK, JSON]
+CODECS = [MSGPACK, JSON, MSGPACK_V2, JSON_V2]
+V2_EXAMPLES: list[Any] = [
+    Hello("r1", "player", session="p-1.secret", invite="inv-code-1"),
+    Act("a-1", {"type": "chat", "text": "hi"}),
+    Welcome("r1", "rollie", "player", 0, None, 3, None, 0.5, player="p-1"),
+]
+"""Messages only version 2 speaks: a v1 codec refuses them (or leaves their v2 field out)."""
 EXAMPLES: list[Any] = [
     Hello("r1", "player", name="ann", seat_token="s3cret", last_seq=4),
     Hello("r1", "spectator"),
@@ -71,7 +81,31 @@ def decode(codec: Codec, frame: bytes | str, msg_type: str) -> Any:
 
 def test_examples_cover_every_message_type() -> None:
     """The example table holds at least one message of every type, in both directions."""
-    assert {m.TYPE for m in EXAMPLES} == set(CLIENT_MESSAGES) | set(SERVER_MESSAGES)
+    every = {m.TYPE for m in EXAMPLES + V2_EXAMPLES}
+    assert every == set(CLIENT_MESSAGES) | set(SERVER_MESSAGES)
+
+
+@pytest.mark.parametrize("codec", [MSGPACK_V2, JSON_V2], ids=lambda c: c.name)
+@pytest.mark.parametrize("msg", V2_EXAMPLES, ids=lambda m: m.TYPE)
+def test_version_2_messages_round_trip(codec: Codec, msg: Any) -> None:
+    """What version 2 adds survives its codecs."""
+    assert decode(codec, codec.encode(msg), msg.TYPE) == msg
+
+
+@pytest.mark.parametrize("codec", [MSGPACK, JSON], ids=lambda c: c.name)
+def test_version_1_codecs_refuse_what_version_2_added(codec: Codec) -> None:
+    """A v1 client's server refuses v2's act and hello fields, as it did before they
+    existed; and v2's optional fields are absent from every encoding while None."""
+    _, act, _ = V2_EXAMPLES
+    with pytest.raises(ProtocolError) as info:
+        codec.decode_client(codec.encode(act))
+    assert info.value.code == errors.UNKNOWN_TYPE
+    for field in V2_FIELDS[Hello]:
+        with pytest.raises(ProtocolError) as info:
+            codec.decode_client(codec.encode(Hello("r1", "player", **{field: "x" * 8})))
+        assert (info.value.code, info.value.field) == (errors.UNKNOWN_FIELD, field)
+    plain = codec.decode_data(codec.encode(EXAMPLES[6]))
+    assert "player" not in plain and "session" not in codec.decode_data(codec.encode(EXAMPLES[0]))
 
 
 @pytest.mark.parametrize("codec", CODECS, ids=lambda c: c.name)
@@ -102,12 +136,20 @@ def test_random_messages_round_trip_strictly(msg: Any) -> None:
 
 
 def test_codec_for_and_subprotocols() -> None:
-    """msgpack is preferred; no subprotocol means JSON; an unknown one is refused."""
-    assert SUBPROTOCOLS == ("rollhouse.v1.msgpack", "rollhouse.v1.json")
+    """The newest version first, msgpack before JSON; no subprotocol means v1 JSON; an
+    unknown one is refused."""
+    assert SUBPROTOCOLS == (
+        "rollhouse.v2.msgpack", "rollhouse.v2.json", "rollhouse.v1.msgpack", "rollhouse.v1.json"
+    )  # fmt: skip
     assert codec_for(None) is JSON
     assert codec_for("rollhouse.v1.msgpack") is MSGPACK
     assert codec_for("rollhouse.v1.json") is JSON
-    assert choose_subprotocol(["rollhouse.v1.json", "rollhouse.v1.msgpack"]) == SUBPROTOCOLS[0]
+    assert codec_for("rollhouse.v2.msgpack") is MSGPACK_V2
+    assert codec_for("rollhouse.v2.json") is JSON_V2
+    assert (
+        choose_subprotocol(["rollhouse.v1.json", "rollhouse.v1.msgpack"]) == "rollhouse.v1.msgpack"
+    )
+    assert choose_subprotocol(["rollhouse.v1.json", "rollhouse.v2.json"]) == "rollhouse.v2.json"
     assert choose_subprotocol(["chat"]) is None
     with pytest.raises(ProtocolError):
         codec_for("rollhouse.v2.cbor")

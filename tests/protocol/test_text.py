@@ -16,7 +16,6 @@ from protocol.text import clean_chat, clean_name
         ("  Bruno  ", "Bruno"),
         ("\uff21\uff2e\uff21", "ANA"),  # fullwidth letters fold under NFKC
         ("\ufb01ona", "fiona"),  # a ligature
-        ("<b>Ana</b>", "<b>Ana</b>"),  # not HTML: rendered as text, kept as typed
         ("x" * 32, "x" * 32),
         ("José", "José"),
     ],
@@ -40,6 +39,9 @@ def test_names_are_normalised(raw: str, clean: str) -> None:
         "An\na",  # names are one line
         "\ufeffAna",
         "Ana\ue000",  # private use
+        "<b>Ana</b>",  # markup
+        "Ana<script>",
+        "a>b",
         42,
         None,
     ],
@@ -55,7 +57,10 @@ def test_chat_keeps_line_breaks_and_refuses_the_rest() -> None:
     """A chat line may hold line breaks, nothing else invisible; 500 characters at most."""
     assert clean_chat("hi\nthere") == "hi\nthere"
     assert clean_chat("x" * 500) == "x" * 500
-    for raw in ("", "x" * 501, "a\u202eb", "a\tb", "x" * 10_000, "a\u200bb"):
+    assert clean_chat("a < b, and <3 > 2") == "a < b, and <3 > 2"
+    bad = ("<script>alert(1)</script>", "<img src=x onerror=alert(1)>", "</b>", "<!-- x -->",
+           "see JavaScript :alert(1)", "data: text/html;base64,xx")  # fmt: skip
+    for raw in ("", "x" * 501, "a\u202eb", "a\tb", "x" * 10_000, "a\u200bb", *bad):
         with pytest.raises(ProtocolError) as info:
             clean_chat(raw)
         assert info.value.code == BAD_TEXT

@@ -19,6 +19,7 @@ from protocol.codec import MSGPACK
 from protocol.messages import Ack, Reject, ServerMessage, Welcome
 from server.room.core import CoreSettings, RoomCore
 from server.room.io import (
+    ActIn,
     Append,
     Arm,
     CommandIn,
@@ -156,9 +157,14 @@ class Table:
         return self
 
     def join(self, peer: int, name: str | None = None, token: str | None = None,
-             last_seq: int | None = None, role: str = "player", codec: str = "rollhouse.v1.json") -> list[Output]:  # fmt: skip
+             last_seq: int | None = None, role: str = "player", codec: str = "rollhouse.v1.json",
+             player: str | None = None, invite: str | None = None) -> list[Output]:  # fmt: skip
         fresh = f"tok-{peer}-{len(self.outputs)}"
-        return self.feed(Join(peer, codec, role, name, token, last_seq, fresh, self.now))
+        return self.feed(Join(peer, codec, role, name, token, last_seq, fresh, self.now,
+                              player, invite))  # fmt: skip
+
+    def act(self, peer: int, act_id: str, **act: Any) -> list[Output]:
+        return self.feed(ActIn(peer, act_id, act, self.now))
 
     def command(self, peer: int, cmd_id: str, body: Mapping[str, Any]) -> list[Output]:
         return self.feed(CommandIn(peer, cmd_id, body, self.now))

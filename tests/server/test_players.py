@@ -189,13 +189,19 @@ async def test_a_bad_name_makes_no_guest(http: httpx.AsyncClient) -> None:
         assert "session" not in reply.json()
 
 
-async def test_markup_in_a_name_is_only_text(http: httpx.AsyncClient) -> None:
-    """A name with markup is kept as typed and served as a JSON string, never as HTML
-    (protocol.text keeps it; clients render names as text)."""
-    made = await guest(http, name="<img src=x onerror=alert(1)>")
+async def test_markup_in_a_name_is_refused(http: httpx.AsyncClient) -> None:
+    """A name with markup gets player/bad_name and changes nothing (no guest is made, a
+    rename keeps the old name); names are served as JSON strings only."""
+    reply = await http.post("/api/players", json={"name": "<img src=x onerror=alert(1)>"})
+    assert (reply.status_code, error(reply)) == (400, "player/bad_name")
+    made = await guest(http, name="Ana")
+    renamed = await http.patch(
+        "/api/me", json={"name": "<b>Ana</b>"}, headers=auth(made["session"])
+    )
+    assert (renamed.status_code, error(renamed)) == (400, "player/bad_name")
     me = await http.get("/api/me", headers=auth(made["session"]))
     assert me.headers["content-type"] == "application/json"
-    assert me.json()["player"]["name"] == "<img src=x onerror=alert(1)>"
+    assert me.json()["player"]["name"] == "Ana"
 
 
 BAD_BODIES = [

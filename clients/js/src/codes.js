@@ -55,6 +55,7 @@ export const CATALOGUE = Object.freeze([
   { code: "room/hello_timeout", description: "no hello arrived within the hello timeout (10 s by default)", fatal: true, via: "error", http: null },
   { code: "room/removed", description: "the host removed you from this room; you cannot come back to it", fatal: true, via: "error", http: 404 },
   { code: "room/locked", description: "the host locked the seats: no one new may sit down (watch instead)", fatal: true, via: "error", http: 409 },
+  { code: "room/no_spectators", description: "this room does not take spectators (its host said so)", fatal: true, via: "error", http: null },
   { code: "room/not_host", description: "only the room's host may do this", fatal: false, via: "reject", http: 403 },
   { code: "room/already_started", description: "the game has begun: no host action may change it (chat moderation still may)", fatal: false, via: "reject", http: 409 },
   { code: "room/bad_action", description: "an `act` the room does not know, or one missing what it needs (field named)", fatal: false, via: "reject", http: 400 },

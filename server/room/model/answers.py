@@ -23,7 +23,7 @@ from typing import Any
 import attrs
 
 from protocol.messages import Ack, Reject
-from server.room.model.records import Played
+from server.room.model.records import Played, RoomAct
 
 Reply = Ack | Reject
 
@@ -60,11 +60,29 @@ class Answers:
         self.per_seat = per_seat
         self._acks: dict[tuple[int, str], tuple[int, str | None]] = {}
         self._replies: dict[int, OrderedDict[str, Answer]] = {}
+        self._acts: dict[tuple[str, str], int] = {}
+        """Acks of acts (chat, host actions), by (actor, act id): the log's own."""
 
     def learn(self, seq: int, record: object) -> None:
-        """Remember the ack a log record carries, if it ends a player's command."""
+        """Remember the ack a log record carries, if it ends a player's command or is
+        someone's act."""
         if isinstance(record, Played) and record.seat is not None and record.cmd is not None:
             self._acks[(record.seat, record.cmd)] = (seq, record.body)
+        elif isinstance(record, RoomAct) and record.id is not None:
+            actor = record.by if record.by is not None else f"seat:{record.seat}"
+            self._acts[(actor, record.id)] = seq
+
+    def act_seq(self, actor: str, act_id: str) -> int | None:
+        """The seq of ``actor``'s act ``act_id``, if the log holds it."""
+        return self._acts.get((actor, act_id))
+
+    def acts_plain(self) -> list[list[Any]]:
+        """Every act ack, as ``[actor, id, seq]`` (for snapshots)."""
+        return [[actor, act_id, seq] for (actor, act_id), seq in self._acts.items()]
+
+    def learn_acts(self, acts: Iterable[list[Any]]) -> None:
+        for actor, act_id, seq in acts:
+            self._acts[(str(actor), str(act_id))] = int(seq)
 
     def acks_plain(self) -> list[list[Any]]:
         """Every ack the log holds, as ``[seat, cmd, seq, body digest]`` (for snapshots)."""

@@ -27,6 +27,23 @@ Records are frozen values; on the wire of the store they are plain maps with a k
     (``timeout``, ``bot``, ``takeover``).
 ``rematch``
     the room a rematch of this one was created as.
+``claimed``
+    a seat held for a player (a quick match's reservation, ``hold`` on its ``seated``
+    record) was taken by that player's connection; until then the game does not start.
+``act``
+    something a person did to the room rather than in the game: a chat line, a host's
+    action (lock, remove, fill with bots, hand over the host role, hide a chat line,
+    re-issue the invite code, admit a player), or the host role passing on by itself.
+    ``a`` is the act (a map with its ``type``), ``by`` the player id of who did it
+    (None: the room itself), ``id`` the client's act id, ``name`` and ``seat`` who
+    they were at the table. The invite code is kept only as its SHA-256.
+
+A ``created`` record's room settings may say (absent: the defaults of a room made
+before players existed): ``visibility`` (``public``, ``unlisted``, ``private``),
+``host`` (the creating player's id), ``watch`` (may spectators watch), ``spectator_chat``
+(``apart``: spectators have a channel of their own; ``together``: they write in the
+players'), ``fill_bots_after`` (seconds after the first seat is taken when the free
+seats get bots), ``host_grace`` (seconds the host may be gone before the role passes).
 
 :func:`evolve` applies one record to a :class:`RoomModel` and returns a new model; the
 live room and the rebuild after a restart use the same function, so they cannot
@@ -74,6 +91,10 @@ class Seated:
     """The SHA-256 of the seat token (None for a hosted bot)."""
     bot: str | None
     at: float
+    player: str | None = None
+    """The player whose seat it is (None: a seat token's, or a bot's)."""
+    hold: float | None = None
+    """Held for ``player`` until then (a quick match): claimed when they arrive."""
 
 
 @attrs.frozen
@@ -125,13 +146,35 @@ class Rematched:
     at: float
 
 
-Record = Created | Seated | Unseated | Left | Returned | TakenOver | Played | Rematched
+@attrs.frozen
+class Claimed:
+    seat: int
+    at: float
 
-_SEAT_KINDS: dict[str, type[Unseated | Left | Returned | TakenOver]] = {
+
+@attrs.frozen
+class RoomAct:
+    """A person's act on the room (chat, a host's action); see the module docstring."""
+
+    act: Plain
+    at: float
+    by: str | None = None
+    id: str | None = None
+    name: str | None = None
+    seat: int | None = None
+
+
+Record = (
+    Created | Seated | Unseated | Left | Returned | TakenOver | Played | Rematched | Claimed
+    | RoomAct
+)  # fmt: skip
+
+_SEAT_KINDS: dict[str, type[Unseated | Left | Returned | TakenOver | Claimed]] = {
     "unseated": Unseated,
     "left": Left,
     "returned": Returned,
     "takeover": TakenOver,
+    "claimed": Claimed,
 }
 _KIND_OF: dict[type, str] = {v: k for k, v in _SEAT_KINDS.items()}
 
@@ -152,8 +195,20 @@ def to_plain(record: Record) -> Plain:
                     out["c"] = record.command
             return out
         case Seated():
-            return {"k": "seated", "seat": record.seat, "name": record.name,
-                    "token": record.token, "bot": record.bot, "at": record.at}  # fmt: skip
+            out = {"k": "seated", "seat": record.seat, "name": record.name,
+                   "token": record.token, "bot": record.bot, "at": record.at}  # fmt: skip
+            if record.player is not None:
+                out["player"] = record.player
+            if record.hold is not None:
+                out["hold"] = record.hold
+            return out
+        case RoomAct():
+            out = {"k": "act", "a": dict(record.act), "at": record.at}
+            for key, value in (("by", record.by), ("id", record.id), ("name", record.name),
+                               ("seat", record.seat)):  # fmt: skip
+                if value is not None:
+                    out[key] = value
+            return out
         case Created():
             return {"k": "created", "game": record.game, "seats": record.seats,
                     "options": dict(record.options), "seed": record.seed,
@@ -173,7 +228,12 @@ def from_plain(data: Mapping[str, Any]) -> Record:
         return Played(data["e"], float(data["at"]), data.get("seat"), data.get("cmd"),
                       data.get("h"), data.get("by"), data.get("c"))  # fmt: skip
     if kind == "seated":
-        return Seated(data["seat"], data["name"], data["token"], data["bot"], float(data["at"]))
+        hold = data.get("hold")
+        return Seated(data["seat"], data["name"], data["token"], data["bot"], float(data["at"]),
+                      data.get("player"), None if hold is None else float(hold))  # fmt: skip
+    if kind == "act":
+        return RoomAct(dict(data["a"]), float(data["at"]), data.get("by"), data.get("id"),
+                       data.get("name"), data.get("seat"))  # fmt: skip
     if kind in _SEAT_KINDS:
         return _SEAT_KINDS[kind](data["seat"], float(data["at"]))
     if kind == "created":
@@ -201,11 +261,32 @@ def body_digest(body: Mapping[str, Any]) -> str:
 
 @attrs.frozen
 class SeatInfo:
-    """Who holds a seat: a person (with a token hash) or a hosted bot."""
+    """Who holds a seat: a person (with a token hash, a player id, or both) or a hosted bot."""
 
     name: str | None
     token: str | None = None
     bot: str | None = None
+    player: str | None = None
+    hold: float | None = None
+    """Held for ``player`` until this time, and not yet claimed (a quick match)."""
+
+
+@attrs.frozen
+class ChatLine:
+    """One line of table chat (``seq``: its record's)."""
+
+    seq: int
+    channel: str
+    """``players`` (everyone reads it) or ``spectators`` (spectators only)."""
+    text: str
+    at: float
+    name: str | None
+    seat: int | None
+    player: str | None
+
+
+CHAT_KEPT = 200
+"""Chat lines a room's model keeps per channel (the history has every line)."""
 
 
 @attrs.frozen
@@ -235,6 +316,45 @@ class RoomModel:
     """Secret until the game is over (with ``salt``); ``commit`` is public."""
     salt: str = attrs.field(default="", repr=False)
     commit: str = ""
+    host: str | None = None
+    """The host's player id (None: a room with no host)."""
+    invite: str | None = attrs.field(default=None, repr=False)
+    """The SHA-256 of the room's invite code (None: none issued, or revoked)."""
+    members: frozenset[str] = frozenset()
+    """Players let in (by the host, or with the invite code) besides the seated."""
+    banned: frozenset[str] = frozenset()
+    """Players the host removed: they may not come back."""
+    banned_tokens: frozenset[str] = attrs.field(default=frozenset(), repr=False)
+    """The seat-token digests of seats the host emptied."""
+    locked: bool = False
+    chat: tuple[ChatLine, ...] = ()
+    """The latest lines of every channel (hidden lines removed)."""
+
+    @property
+    def visibility(self) -> str:
+        return str(self.settings.get("visibility", "public"))
+
+    @property
+    def watchable(self) -> bool:
+        """Whether spectators may watch (invited ones only in a private room)."""
+        return bool(self.settings.get("watch", True))
+
+    @property
+    def host_grace(self) -> float:
+        return float(self.settings.get("host_grace", 60.0))
+
+    def players(self) -> frozenset[str]:
+        """The player ids holding a seat."""
+        return frozenset(h.player for h in self.holders.values() if h.player is not None)
+
+    def seat_of(self, player: str | None) -> int | None:
+        """The seat ``player`` holds, if any."""
+        if player is None:
+            return None
+        for seat, info in self.holders.items():
+            if info.player == player:
+                return seat
+        return None
 
     @property
     def is_over(self) -> bool:
@@ -242,8 +362,11 @@ class RoomModel:
 
     @property
     def started(self) -> bool:
-        """Play (and every clock) starts once every seat is taken."""
-        return len(self.holders) >= self.seats
+        """Play (and every clock) starts once every seat is taken (and every seat held
+        for a player is claimed by them)."""
+        return len(self.holders) >= self.seats and all(
+            h.hold is None for h in self.holders.values()
+        )
 
     @property
     def live(self) -> bool:
@@ -285,7 +408,9 @@ class RoomModel:
 def start(room_id: str, created: Created) -> RoomModel:
     """The model from the ``created`` record (seq 1)."""
     game = get_game(created.game)
+    host = created.settings.get("host")
     return RoomModel(
+        host=None if host is None else str(host),
         room_id=room_id,
         game=game,
         seats=created.seats,
@@ -316,14 +441,18 @@ def evolve(model: RoomModel, seq: int, record: Record) -> RoomModel:
             return replace(model, state=state, seq=seq, awaiting_since=since,
                            last_move=(record.seat, record.by))  # fmt: skip
         case Seated():
-            holders = {
-                **model.holders,
-                record.seat: SeatInfo(record.name, record.token, record.bot),
-            }
+            info = SeatInfo(record.name, record.token, record.bot, record.player, record.hold)
+            holders = {**model.holders, record.seat: info}
             return _track_clocks(replace(model, holders=holders, seq=seq), record.at, None)
         case Unseated():
             holders = {s: h for s, h in model.holders.items() if s != record.seat}
             return replace(model, holders=holders, seq=seq)
+        case Claimed():
+            held = model.holders[record.seat]
+            holders = {**model.holders, record.seat: replace(held, hold=None)}
+            return _track_clocks(replace(model, holders=holders, seq=seq), record.at, None)
+        case RoomAct():
+            return _track_clocks(replace(act_on(model, seq, record), seq=seq), record.at, None)
         case Left():
             return replace(model, away={**model.away, record.seat: record.at}, seq=seq)
         case Returned():
@@ -336,6 +465,62 @@ def evolve(model: RoomModel, seq: int, record: Record) -> RoomModel:
             return replace(model, rematch=record.room, seq=seq)
         case Created():
             raise ValueError(f"a created record at seq {seq}")
+
+
+def act_on(model: RoomModel, seq: int, record: RoomAct) -> RoomModel:
+    """The model after a person's act at ``seq`` (the log's own record: trusted)."""
+    act = record.act
+    match act.get("type"):
+        case "chat" if act.get("hidden"):  # a line hidden later, read from a redacted log
+            return model
+        case "chat":
+            line = ChatLine(seq, str(act["channel"]), str(act["text"]), record.at,
+                            record.name, record.seat, record.by)  # fmt: skip
+            same = [c for c in model.chat if c.channel == line.channel]
+            drop = {c.seq for c in same[: max(0, len(same) + 1 - CHAT_KEPT)]}
+            chat = (*(c for c in model.chat if c.seq not in drop), line)
+            return replace(model, chat=chat)
+        case "hide":
+            return replace(model, chat=tuple(c for c in model.chat if c.seq != act["seq"]))
+        case "lock":
+            return replace(model, locked=bool(act["on"]))
+        case "host":
+            player = act.get("player")
+            return replace(model, host=None if player is None else str(player))
+        case "invite":
+            code = act.get("hash")
+            return replace(model, invite=None if code is None else str(code))
+        case "admit":
+            return replace(model, members=model.members | {str(act["player"])})
+        case "remove":
+            removed = _removed(model, act.get("seat"), act.get("player"))
+            return replace(removed, invite=None) if act.get("revoke") else removed
+        case "fill":
+            policy = str(act.get("policy") or "")
+            holders = dict(model.holders)
+            for seat in act["seats"]:
+                holders[int(seat)] = SeatInfo(f"bot {int(seat) + 1}", None, policy)
+            return replace(model, holders=holders)
+    return model  # an act this version does not know changes nothing it keeps
+
+
+def _removed(model: RoomModel, seat: Any, player: Any) -> RoomModel:
+    """The host removed the holder of ``seat``, or the player ``player``: they are banned
+    (their player id and the seat's token) and their seat is free again."""
+    holders = dict(model.holders)
+    banned, tokens = set(model.banned), set(model.banned_tokens)
+    if player is not None:
+        banned.add(str(player))
+        seat = model.seat_of(str(player)) if seat is None else seat
+    if seat is not None and int(seat) in holders:
+        info = holders.pop(int(seat))
+        if info.player is not None:
+            banned.add(info.player)
+        if info.token is not None:
+            tokens.add(info.token)
+    members = model.members - banned
+    return replace(model, holders=holders, banned=frozenset(banned),
+                   banned_tokens=frozenset(tokens), members=members)  # fmt: skip
 
 
 def _track_clocks(model: RoomModel, at: float, acted: int | None) -> RoomModel:
@@ -387,10 +572,16 @@ def created_record(
 
 
 def seated_record(
-    seat: int, name: str | None, token: str | None, bot: str | None, at: float
+    seat: int,
+    name: str | None,
+    token: str | None,
+    bot: str | None,
+    at: float,
+    player: str | None = None,
+    hold: float | None = None,
 ) -> Seated:
     """A seat taken; ``token`` is hashed here, so the log never holds it."""
-    return Seated(seat, name, token_hash(token) if token else None, bot, at)
+    return Seated(seat, name, token_hash(token) if token else None, bot, at, player, hold)
 
 
 def played_records(

@@ -23,25 +23,39 @@ from typing import Any
 import attrs
 
 from engine.data import to_data, trusted_data
-from server.room.model.records import RoomModel, SeatInfo
+from server.room.model.records import ChatLine, RoomModel, SeatInfo
 
-VERSION = 1
+VERSION = 2
+"""2: seats held by players, the host, invites, members, bans, the lock and chat."""
 
 
-def snapshot_of(model: RoomModel, acks: list[list[Any]]) -> dict[str, Any]:
-    """The plain data that rebuilds ``model`` (and its acks) from its ``created`` record."""
+def snapshot_of(
+    model: RoomModel, acks: list[list[Any]], acts: list[list[Any]] | None = None
+) -> dict[str, Any]:
+    """The plain data that rebuilds ``model`` (and its acks, of commands and of acts) from
+    its ``created`` record."""
     return {
         "v": VERSION,
         "seq": model.seq,
         "game": model.game.name,
         "state": to_data(model.state),
-        "holders": [[s, h.name, h.token, h.bot] for s, h in sorted(model.holders.items())],
+        "holders": [
+            [s, h.name, h.token, h.bot, h.player, h.hold] for s, h in sorted(model.holders.items())
+        ],
         "awaiting_since": [[s, t] for s, t in sorted(model.awaiting_since.items())],
         "away": [[s, t] for s, t in sorted(model.away.items())],
         "taken_over": sorted(model.taken_over),
         "rematch": model.rematch,
         "last_move": None if model.last_move is None else list(model.last_move),
         "acks": acks,
+        "acts": acts or [],
+        "host": model.host,
+        "invite": model.invite,
+        "members": sorted(model.members),
+        "banned": sorted(model.banned),
+        "banned_tokens": sorted(model.banned_tokens),
+        "locked": model.locked,
+        "chat": [[c.seq, c.channel, c.text, c.at, c.name, c.seat, c.player] for c in model.chat],
     }
 
 
@@ -56,7 +70,10 @@ def model_from(base: RoomModel, data: Mapping[str, Any]) -> RoomModel:
         if data["v"] != VERSION or data["game"] != base.game.name:
             raise BadSnapshot(f"snapshot version {data['v']!r} of game {data['game']!r}")
         state = trusted_data(type(base.state), data["state"])
-        holders = {int(s): SeatInfo(str(n), str(t), b) for s, n, t, b in data["holders"]}
+        holders = {
+            int(s): SeatInfo(n, t, b, p, None if h is None else float(h))
+            for s, n, t, b, p, h in data["holders"]
+        }
         last = data["last_move"]
         return attrs.evolve(
             base,
@@ -68,6 +85,15 @@ def model_from(base: RoomModel, data: Mapping[str, Any]) -> RoomModel:
             taken_over=frozenset(int(s) for s in data["taken_over"]),
             rematch=data["rematch"],
             last_move=None if last is None else (int(last[0]), last[1]),
+            host=data["host"],
+            invite=data["invite"],
+            members=frozenset(data["members"]),
+            banned=frozenset(data["banned"]),
+            banned_tokens=frozenset(data["banned_tokens"]),
+            locked=bool(data["locked"]),
+            chat=tuple(
+                ChatLine(int(q), c, x, float(a), n, s, p) for q, c, x, a, n, s, p in data["chat"]
+            ),
         )
     except BadSnapshot:
         raise
