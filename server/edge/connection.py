@@ -30,7 +30,6 @@ import attrs
 
 from protocol import errors as codes
 from protocol.codec import Codec, ProtocolError
-from protocol.text import clean_name
 from protocol.messages import (
     Act,
     Command,
@@ -42,6 +41,7 @@ from protocol.messages import (
     Resync,
     ServerMessage,
 )
+from protocol.text import clean_name
 from server.errors import RoomRefusal
 from server.limits import TokenBucket
 from server.room.handle import RoomHandle
