@@ -1,10 +1,14 @@
 """Roll Builder: fifteen shared rolls, each player growing a city on a hex sheet.
 
-A pure engine (see ``engine.core``): ``game.py`` glues ``decide.py`` (rules and
-rejections), ``evolve.py`` (state changes), ``effects.py`` (the ability vocabulary),
-``scoring.py``, ``legal.py``, ``view.py`` and ``bots.py``; the content (two city
-sheets, seven events, nine visionaries) is data in ``content/``, validated at import
-by ``catalog.py`` / ``loader.py``.
+Modules, in the shape every game shares (see :mod:`engine.core`): ``game`` (the
+contract object), ``model`` (state, commands, events), ``setup`` (the room options
+and the setup event), ``decide`` (rules and rejections), ``evolve``, ``legal``,
+``view``, ``scoring`` (metrics, score items, the result), ``bots``, ``search`` and
+``errors``; ``content`` holds the content (two city sheets, seven events, nine
+visionaries) as data, validated at import (``content/__init__.py``, with its
+``shapes``, ``loader`` and ``check``). Roll Builder's own: ``hexmap`` (the sheet's hex
+geometry), ``effects`` (the interpreter of the ability vocabulary) and ``lookahead``
+(the strong bot).
 
 Decisions where the rulebook is silent (or leans on icons we do not have):
 
@@ -62,7 +66,7 @@ Decisions where the rulebook is silent (or leans on icons we do not have):
     own designs; see ``clients/web/rules/roll-builder.md`` and the files in ``content/``.
 15. "If a specific Visionary does not work with a specific map, adjust set-up as
     necessary": a card may list the ``cities`` it is dealt with, and the load-time
-    check (``check.py``) refuses any visionary whose goal is beyond what a city it can
+    check (``content/check.py``) refuses any visionary whose goal is beyond what a city it can
     be dealt with allows, and any event that switches off a city's ability or grey
     wonder box for the whole game. It found Akhenaten (10 converted favor) on Highcrag,
     whose favor track had 9 spaces (now 10: ``... 16, 20, 24``), and The Flood with

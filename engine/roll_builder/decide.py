@@ -10,8 +10,7 @@ from __future__ import annotations
 from engine.core import rng_for
 from engine.errors import GameOver, NotASeat
 from engine.roll_builder import errors as err
-from engine.roll_builder.catalog import VISIONARIES
-from engine.roll_builder.content import FAVOR, RESOURCES, STRENGTH, WEALTH
+from engine.roll_builder.content import FAVOR, RESOURCES, STRENGTH, VISIONARIES, WEALTH
 from engine.roll_builder.effects import active, allowed, city_of, of_kind, payers
 from engine.roll_builder.evolve import evolve
 from engine.roll_builder.hexmap import Edge, are_neighbours, edge, network

@@ -8,13 +8,14 @@ abilities, conversions) are applied here by the ability interpreter in
 from __future__ import annotations
 
 from engine.frozen import replace
-from engine.roll_builder.catalog import CITIES, VISIONARIES
 from engine.roll_builder.content import (
+    CITIES,
     FAVOR,
     IDEA,
     NO_GAINS,
     RESOURCES,
     STRENGTH,
+    VISIONARIES,
     Effect,
     Gains,
     single,

@@ -37,8 +37,7 @@ import attrs
 from engine.core import SearchBot
 from engine.errors import Rejection
 from engine.roll_builder.bots import greedy_policy
-from engine.roll_builder.catalog import VISIONARIES
-from engine.roll_builder.content import RESOURCES, WEALTH, Condition, Effect
+from engine.roll_builder.content import RESOURCES, VISIONARIES, WEALTH, Condition, Effect
 from engine.roll_builder.decide import box_open, decide, room_on_track
 from engine.roll_builder.effects import city_of
 from engine.roll_builder.evolve import evolve

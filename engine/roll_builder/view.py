@@ -29,8 +29,15 @@ from __future__ import annotations
 from typing import Any
 
 from engine.memo import FRESH, Memo
-from engine.roll_builder.catalog import CITIES, EVENTS, VISIONARIES
-from engine.roll_builder.content import RESOURCES, Ability, Effect, Gains
+from engine.roll_builder.content import (
+    CITIES,
+    EVENTS,
+    RESOURCES,
+    VISIONARIES,
+    Ability,
+    Effect,
+    Gains,
+)
 from engine.roll_builder.decide import box_open
 from engine.roll_builder.effects import city_of
 from engine.roll_builder.hexmap import Edge, Hex, network

@@ -14,7 +14,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from engine.core import Game, get_game
-from engine.roll_builder.catalog import CITIES, EVENTS, VISIONARIES
+from engine.roll_builder.content import CITIES, EVENTS, VISIONARIES
 from engine.roll_builder.hexmap import Hex, are_neighbours, edge, offset_to_axial
 from engine.roll_builder.model import (
     Build,

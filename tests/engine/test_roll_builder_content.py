@@ -12,10 +12,18 @@ from typing import Any
 
 import pytest
 
-from engine.roll_builder.catalog import CITIES, EVENTS, VISIONARIES, parse_city, parse_event
-from engine.roll_builder.content import ABILITY_KINDS, Ability, City
+from engine.roll_builder.content import (
+    ABILITY_KINDS,
+    CITIES,
+    EVENTS,
+    VISIONARIES,
+    Ability,
+    City,
+    parse_city,
+    parse_event,
+)
+from engine.roll_builder.content.loader import ContentError, read_json
 from engine.roll_builder.hexmap import space_edges
-from engine.roll_builder.loader import ContentError, read_json
 from tests.engine.roll_builder_strategies import GAME
 
 RULEBOOK_VISIONARIES = {

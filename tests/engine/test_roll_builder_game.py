@@ -13,7 +13,7 @@ import pytest
 
 from engine.core import get_game, rng_for
 from engine.errors import BadOptions, GameOver
-from engine.roll_builder.catalog import EVENTS
+from engine.roll_builder.content import EVENTS
 from engine.roll_builder.errors import RoadForbidden
 from engine.roll_builder.model import (
     Build,

@@ -1,9 +1,14 @@
-"""The validated content, loaded once at import: :data:`CITIES`, :data:`EVENTS`,
-:data:`VISIONARIES`.
+"""Roll Builder's designed content: two city sheets, seven events, nine visionaries.
 
-City files are ``content/<id>.json`` listed in ``content/index.json``; events and
-visionaries have one file each. Any malformed entry raises ``ContentError`` naming
-the file and the entry, so a broken sheet can never reach a game.
+The JSON files beside this module are the data (their formats: ``README.md`` here);
+they are read and validated once, at import, into :data:`CITIES`, :data:`EVENTS` and
+:data:`VISIONARIES`. The shapes they become, and the ability vocabulary, are in
+``shapes.py`` (re-exported here); ``loader.py`` reads JSON and names a bad entry;
+``check.py`` refuses a card dealt where it cannot work.
+
+City files are ``<id>.json`` listed in ``index.json``; events and visionaries have one
+file each. Any malformed entry raises ``ContentError`` naming the file and the entry,
+so a broken sheet can never reach a game.
 """
 
 from __future__ import annotations
@@ -11,21 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Protocol, TypeVar
 
-from engine.roll_builder.check import check_content
-from engine.roll_builder.content import (
-    NOTHING,
-    Ability,
-    Box,
-    Building,
-    City,
-    Effect,
-    GameEvent,
-    Innovation,
-    Space,
-    Visionary,
-)
-from engine.roll_builder.hexmap import Edge, Geometry, Hex, are_neighbours, edge, offset_to_axial
-from engine.roll_builder.loader import (
+from engine.roll_builder.content.check import check_content
+from engine.roll_builder.content.loader import (
     Json,
     ability,
     array,
@@ -38,6 +30,71 @@ from engine.roll_builder.loader import (
     resource,
     text,
 )
+from engine.roll_builder.content.shapes import (
+    ABILITY_KINDS,
+    EDGE_KINDS,
+    FAVOR,
+    FOOD,
+    IDEA,
+    METRICS,
+    NO_GAINS,
+    NOTHING,
+    RESOURCES,
+    STRENGTH,
+    SUPPLIES,
+    WEALTH,
+    Ability,
+    Box,
+    Building,
+    City,
+    Condition,
+    Effect,
+    Gains,
+    GameEvent,
+    Innovation,
+    Space,
+    Visionary,
+    edge_matches,
+    single,
+)
+from engine.roll_builder.hexmap import Edge, Geometry, Hex, are_neighbours, edge, offset_to_axial
+
+__all__ = [
+    "ABILITY_KINDS",
+    "CITIES",
+    "EDGE_KINDS",
+    "EVENTS",
+    "FAVOR",
+    "FOOD",
+    "IDEA",
+    "METRICS",
+    "NOTHING",
+    "NO_GAINS",
+    "RESOURCES",
+    "STRENGTH",
+    "SUPPLIES",
+    "VISIONARIES",
+    "WEALTH",
+    "Ability",
+    "Box",
+    "Building",
+    "City",
+    "Condition",
+    "Effect",
+    "Gains",
+    "GameEvent",
+    "Innovation",
+    "Space",
+    "Visionary",
+    "edge_matches",
+    "load_cities",
+    "load_events",
+    "load_visionaries",
+    "parse_city",
+    "parse_event",
+    "parse_visionary",
+    "single",
+]
 
 _TERRAIN = {"L": ("land", False), "W": ("water", False), "l": ("land", True), "w": ("water", True)}
 _CITY_KEYS = {"id", "name", "band", "legend", "rows", "cliffs", "start_roads", "buildings"}

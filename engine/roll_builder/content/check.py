@@ -13,14 +13,15 @@ the content loads, so no table can ever be dealt a dead card:
 
 "Reachable" uses upper bounds (:func:`bounds`), each the most a city sheet allows
 of a metric: a goal above its bound can never be met, whatever the dice. A failing
-pair raises :class:`~engine.roll_builder.loader.ContentError` naming both.
+pair raises :class:`~engine.roll_builder.content.loader.ContentError` naming both.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 
-from engine.roll_builder.content import (
+from engine.roll_builder.content.loader import fail
+from engine.roll_builder.content.shapes import (
     RESOURCES,
     Ability,
     City,
@@ -31,7 +32,6 @@ from engine.roll_builder.content import (
     edge_matches,
 )
 from engine.roll_builder.hexmap import Hex, neighbours, space_edges
-from engine.roll_builder.loader import fail
 
 
 def _effects(city: City) -> Iterator[Effect]:

@@ -2,8 +2,9 @@
 
 Every ability is an :class:`Ability` of one of :data:`ABILITY_KINDS` with parameters;
 the engine interprets the kinds (see ``effects.py``) and has no card-specific code.
-The JSON files in ``content/`` are read and validated once at import by
-``loader.py``; this module holds only the shapes and the vocabulary.
+The JSON files beside this module are read and validated once at import (the
+package's ``__init__.py``, with ``loader.py``); this module holds only the shapes and
+the vocabulary.
 """
 
 from __future__ import annotations
