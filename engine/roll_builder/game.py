@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.core import Policy, Result
+from engine.core import Game, Policy, Result
 from engine.data import Registry
 from engine.memo import FRESH, Memo
 from engine.roll_builder.bots import policies as bot_policies
@@ -26,8 +26,8 @@ from engine.roll_builder.setup import setup as _setup
 from engine.roll_builder.view import view as _view
 
 
-class RollBuilder:
-    """Roll Builder as an engine.core.Game."""
+class RollBuilder(Game[State]):
+    """Roll Builder for 1 to 6 players (simultaneous turns)."""
 
     name = "roll-builder"
     public_view = True  # nothing is private to a seat: one view serves every viewer

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.core import Policy, Result, clockwise_from
+from engine.core import Game, Policy, Result, clockwise_from
 from engine.memo import FRESH, Memo
 from engine.roll_player import legal, setup
 from engine.roll_player.decide import decide
@@ -20,7 +20,7 @@ from engine.roll_player.scoring import result
 from engine.roll_player.view import view
 
 
-class RollPlayer:
+class RollPlayer(Game[State]):
     """Roll Player for 2 to 4 players."""
 
     name = "roll-player"
@@ -70,12 +70,12 @@ class RollPlayer:
         """The default move of an awaited seat."""
         return legal.timeout_command(state, seat)
 
-    def turn_order(self, state: State) -> tuple[int, ...]:
+    def turn_order(self, state: State, seats: int) -> tuple[int, ...]:
         """The seat whose decision it is (else the Start Player), then clockwise."""
         first = (
             state.queue[0] if state.queue else state.turn if state.turn is not None else state.start
         )
-        return clockwise_from(first, state.seats)
+        return clockwise_from(first, seats)
 
     def is_over(self, state: State) -> bool:
         """Whether the last round is scored."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from engine.core import Policy, Result, clockwise_from
+from engine.core import Game, Policy, Result, clockwise_from
 from engine.data import Registry
 from engine.memo import FRESH, Memo
 from engine.rollie.bots import policies as _policies
@@ -38,7 +38,7 @@ PUBLIC_NAMES: dict[str, str] = {
 }
 
 
-class Rollie:
+class Rollie(Game[State]):
     """The Rollie game, as the engine contract (:class:`engine.core.Game`) describes."""
 
     name = "rollie"
@@ -77,9 +77,9 @@ class Rollie:
     def timeout_command(self, state: State, seat: int) -> Any | None:
         return _timeout(state, seat)
 
-    def turn_order(self, state: State) -> tuple[int, ...]:
+    def turn_order(self, state: State, seats: int) -> tuple[int, ...]:
         """The First player, then clockwise (who wins a tie of clock timeouts)."""
-        return clockwise_from(state.first_player, state.seats)
+        return clockwise_from(state.first_player, seats)
 
     def is_over(self, state: State) -> bool:
         return state.phase == "over"
