@@ -62,8 +62,10 @@ Decisions where the rulebook is silent (or leans on icons we do not have):
     the Result then lists seat 0 as the winner, else nobody. Multiplayer: highest
     total wins, ties shared. An event may be chosen in multiplayer too.
 13. A seat whose clock runs out is done (``timeout_command`` = ``done``).
-14. Visionary goals and bonuses, events, buildings, wonders and innovations are our
-    own designs; see ``clients/web/rules/roll-builder.md`` and the files in ``content/``.
+14. Events, buildings, wonders and innovations are our own designs, and so are the
+    Visionaries' bonuses where the rulebook's text lost its icon ("Gain +2 [?]");
+    see ``clients/web/rules/roll-builder.md`` and the files in ``content/``. The
+    Visionaries' goals, numbers and corner marks are the printed cards' (16).
 15. "If a specific Visionary does not work with a specific map, adjust set-up as
     necessary": a card may list the ``cities`` it is dealt with, and the load-time
     check (``content/check.py``) refuses any visionary whose goal is beyond what a city it can
@@ -74,6 +76,19 @@ Decisions where the rulebook is silent (or leans on icons we do not have):
     now recedes, after turn 10). An event with no impact on a sheet is not dealt with
     it either (the rulebook's "if the Event has no impact on the City sheet"): the Flood
     changed no score on Highcrag, so it lists only Tidehaven.
+16. What is printed stays printed. Every Visionary's goal is the card's number:
+    Hatshepsut 10 wonder boxes, Hypatia 10 buildings, Enheduanna 3 innovations among
+    them (tested against the rulebook in ``tests/engine/test_roll_builder_content.py``).
+    The rulebook lets a table adjust the set-up when a card cannot work with a map, not
+    change a card, and at the printed numbers all nine work on both our cities (the
+    load-time check). We had raised those three to 12, 20 and 5 because a strong bot
+    completed them nearly always; a table that wants those races harder sets the room
+    option ``visionary_goals`` to ``hard`` (default ``rulebook``), which plays exactly
+    those three higher numbers and leaves the other six goals and every corner as
+    printed. Difficulty is otherwise ours to tune through our own content: the city
+    sheets and the events' targets (``docs/balance.md`` has the figures for both goal
+    sets). A set-up event written before the option existed was played with the
+    harder goals, and replays with them.
 
 Balance: see ``docs/balance.md``, measured with the ``lookahead`` bot (``lookahead.py``:
 every choice tried on a copy of the state), beside ``greedy``. Solo, both sheets score

@@ -70,6 +70,7 @@ def create(setup: SetUp) -> State:
         draws=1,  # draw 0 decided the setup
         turn=0,
         dice=setup.dice,
+        visionary_goals=setup.visionary_goals,
     )
     return start_turn(state, 1, setup.dice)
 

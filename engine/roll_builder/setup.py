@@ -8,6 +8,9 @@ Room options (all plain data):
   random event when playing solo, none otherwise).
 * ``visionaries``: how many visionaries to draw at random (0 to 5), or a list of
   their ids (at most 5). Default 0.
+* ``visionary_goals``: ``"rulebook"`` (the default: every goal as printed) or
+  ``"hard"`` (our harder goals: Hatshepsut 12 wonder boxes, Hypatia 20 buildings,
+  Enheduanna 5 innovations; the other cards as printed). See the package docstring.
 """
 
 from __future__ import annotations
@@ -17,8 +20,8 @@ from typing import Any
 
 from engine.core import rng_for
 from engine.errors import BadOptions
-from engine.roll_builder.content import CITIES, EVENTS, VISIONARIES
-from engine.roll_builder.model import SetUp
+from engine.roll_builder.content import CITIES, EVENTS, VISIONARIES, VISIONARY_GOALS
+from engine.roll_builder.model import SetUp, VisionaryGoals
 
 MIN_SEATS, MAX_SEATS = 1, 6
 MAX_VISIONARIES = 5
@@ -26,7 +29,7 @@ MAX_VISIONARIES = 5
 
 def default_options() -> dict[str, Any]:
     """Every option with its default value."""
-    return {"city": "tidehaven", "event": "auto", "visionaries": 0}
+    return {"city": "tidehaven", "event": "auto", "visionaries": 0, "visionary_goals": "rulebook"}
 
 
 def setup(seats: int, options: Mapping[str, Any], seed: int) -> SetUp:
@@ -47,7 +50,8 @@ def setup(seats: int, options: Mapping[str, Any], seed: int) -> SetUp:
     drawn = rng.sample(fitting, min(MAX_VISIONARIES, len(fitting)))
     visionaries = _visionaries(opts["visionaries"], drawn, fitting)
     dice = (rng.randint(1, 6), rng.randint(1, 6))
-    return SetUp(seats, cities, event, visionaries, dice, seed)
+    goals = _goals(opts["visionary_goals"])
+    return SetUp(seats, cities, event, visionaries, dice, seed, visionary_goals=goals)
 
 
 def _cities(option: Any, seats: int, drawn: str) -> tuple[str, ...]:
@@ -95,3 +99,14 @@ def _visionaries(option: Any, drawn: list[str], fitting: list[str]) -> tuple[str
     if any(v not in fitting for v in option):
         raise BadOptions("a visionary is not played with these cities", field="visionaries")
     return tuple(option)
+
+
+def _goals(option: Any) -> VisionaryGoals:
+    if option == "rulebook":
+        return "rulebook"
+    if option == "hard":
+        return "hard"
+    raise BadOptions(
+        f"visionary_goals is one of {list(VISIONARY_GOALS)}, not {option!r}",
+        field="visionary_goals",
+    )

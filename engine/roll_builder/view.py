@@ -33,7 +33,7 @@ from engine.roll_builder.content import (
     CITIES,
     EVENTS,
     RESOURCES,
-    VISIONARIES,
+    VISIONARIES_BY_GOALS,
     Ability,
     Effect,
     Gains,
@@ -62,7 +62,9 @@ def view(state: State, viewer: int | None, memo: Memo = FRESH) -> dict[str, Any]
         "event": None
         if event is None
         else {"id": event.id, "name": event.name, "target": event.target, "text": event.text},
-        "visionaries": memo.part("visionaries", _visionaries, state.visionaries, state.claimed),
+        "visionaries": memo.part(
+            "visionaries", _visionaries, state.visionaries, state.claimed, state.visionary_goals
+        ),
         "players": [
             memo.part(("player", seat), _player, seat, p, state.event, memo)
             for seat, p in enumerate(state.players)
@@ -70,7 +72,8 @@ def view(state: State, viewer: int | None, memo: Memo = FRESH) -> dict[str, Any]
     }
 
 
-def _visionaries(names: tuple[str, ...], claimed: Any) -> list[dict[str, Any]]:
+def _visionaries(names: tuple[str, ...], claimed: Any, goals: str) -> list[dict[str, Any]]:
+    cards = VISIONARIES_BY_GOALS[goals]
     return [
         {
             "id": v.id,
@@ -80,7 +83,7 @@ def _visionaries(names: tuple[str, ...], claimed: Any) -> list[dict[str, Any]]:
             "claimed": v.id in claimed,
             "goal": {"metric": v.goal.metric, "at": v.goal.at},
         }
-        for v in (VISIONARIES[name] for name in names)
+        for v in (cards[name] for name in names)
     ]
 
 

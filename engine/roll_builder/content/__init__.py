@@ -42,6 +42,7 @@ from engine.roll_builder.content.shapes import (
     RESOURCES,
     STRENGTH,
     SUPPLIES,
+    VISIONARY_GOALS,
     WEALTH,
     Ability,
     Box,
@@ -74,6 +75,8 @@ __all__ = [
     "STRENGTH",
     "SUPPLIES",
     "VISIONARIES",
+    "VISIONARIES_BY_GOALS",
+    "VISIONARY_GOALS",
     "WEALTH",
     "Ability",
     "Box",
@@ -303,15 +306,23 @@ def parse_event(data: Json, where: str) -> GameEvent:
 
 def parse_visionary(data: Json, where: str) -> Visionary:
     """A visionary from its JSON object."""
-    d = obj(data, where, {"id", "name", "goal", "corner", "bonus", "text"}, {"cities"})
+    d = obj(data, where, {"id", "name", "goal", "corner", "bonus", "text"}, {"cities", "hard"})
+    goal = condition(d["goal"], f"{where}.goal")
+    hard, hard_text = None, ""
+    if "hard" in d:
+        h = obj(d["hard"], f"{where}.hard", {"at", "text"})
+        hard = Condition(goal.metric, integer(h["at"], f"{where}.hard.at", goal.at + 1))
+        hard_text = text(h["text"], f"{where}.hard.text")
     return Visionary(
         cities=_names(d.get("cities", []), f"{where}.cities"),
         id=text(d["id"], f"{where}.id"),
         name=text(d["name"], f"{where}.name"),
-        goal=condition(d["goal"], f"{where}.goal"),
+        goal=goal,
         corner=integer(d["corner"], f"{where}.corner", 0),
         bonus=effect(d["bonus"], f"{where}.bonus"),
         text=text(d["text"], f"{where}.text"),
+        hard_goal=hard,
+        hard_text=hard_text,
     )
 
 
@@ -364,4 +375,9 @@ def load_visionaries() -> dict[str, Visionary]:
 CITIES: Mapping[str, City] = load_cities()
 EVENTS: Mapping[str, GameEvent] = load_events()
 VISIONARIES: Mapping[str, Visionary] = load_visionaries()
+"""Every visionary as printed (``visionary_goals=rulebook``, the default)."""
 check_content(CITIES, EVENTS, VISIONARIES)
+VISIONARIES_BY_GOALS: Mapping[str, Mapping[str, Visionary]] = {
+    goals: {name: v.played(goals) for name, v in VISIONARIES.items()} for goals in VISIONARY_GOALS
+}
+"""Every visionary as a table plays it, by the option ``visionary_goals``."""
