@@ -56,9 +56,10 @@ Beside these, each game has modules of its own, named for what they are (Roll Pl
 6. Once ``game.is_over(state)``, ``game.result(state)`` (``scoring.py``) gives each
    seat's total and the winners.
 
-A room that loads rebuilds its state with :func:`replay`: ``game.create(setup_event)``
-then ``evolve`` for every later event; ``game.setup(seats, options, seed)`` (``setup.py``)
-decided that first event when the room was created.
+``game.setup(seats, options, seed)`` (``setup.py``) decided the log's first event when
+the room was created; a room that loads folds its log as :func:`replay` does
+(``game.create(setup_event)``, then ``evolve`` for every later event), from a snapshot
+of the state when it has one.
 """
 
 from __future__ import annotations
