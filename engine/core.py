@@ -1,52 +1,79 @@
-"""The contract every game honours, and the registry of games by name.
+"""The contract every game honours (:class:`Game`), the shape of a game package, and
+the registry of games by name.
 
-A game is a *decider* (see ``../ARCHITECTURE``):
+A game is a *decider*: ``decide(state, command) -> events``, ``evolve(state, event) ->
+state``, ``view(state, viewer) -> plain data``, plus what bots, clocks and UIs need.
+:class:`Game` states every member; the three capabilities a game may leave out have
+defaults there (``public_view``, ``legal_inputs``, ``turn_order``), so callers use
+them directly and never probe for them. Commands and events are ``@attrs.frozen``
+classes with a ``TYPE`` tag; commands carry the acting ``seat``, which the server fills
+from the authenticated connection. :mod:`engine.data` converts them to and from plain
+data. Randomness is drawn in ``decide`` from :func:`rng_for` (seeded by the state's
+``seed`` and its count of ``draws``) and written into the events, so ``evolve`` never
+draws and ``replay(game, events)`` rebuilds the state exactly.
 
-* ``setup(seats, options, seed) -> Event`` validates the room's options and decides
-  everything random about the start (shuffles, first player) into one setup event;
-  ``create(setup_event) -> State`` builds the first state from it.
-* ``decide(state, command) -> tuple[Event, ...]`` returns the events a command
-  causes or raises a :class:`~engine.errors.Rejection` with a stable code. Dice and
-  shuffles are drawn here from :func:`rng_for` (seeded by the state's ``seed`` and
-  its count of ``draws``) and written into the events.
-* ``evolve(state, event) -> State`` applies one event. It never draws.
-* ``view(state, viewer) -> dict`` is plain data for a seat (an ``int``) or a
-  spectator (``None``). Hidden things never appear in it.
-* optionally ``public_view = True`` when ``view`` is the same for every viewer: the
-  server then builds and diffs it once per change instead of once per seat.
-* optionally ``turn_order(state)``: every seat, the player whose turn it is first, then
-  clockwise; decisions that fall due together (clock timeouts) are applied in this
-  order. Without it, seat order (see :func:`turn_order`).
-* optionally ``legal_inputs(state, seat) -> tuple``: the parts of the state that
-  ``legal_commands(state, seat)`` reads (compared by identity, like :mod:`engine.memo`'s
-  inputs): a host keeps a seat's legal commands while every one of them is the same
-  object, and computes them again otherwise.
-* ``legal_commands(state, seat)``, ``awaiting(state)`` (seats whose clock runs),
-  ``timeout_command(state, seat)`` (what a seat's clock runs out into),
-  ``is_over(state)`` and ``result(state)``.
+**Every game package has the same shape** (``tests/engine/test_shape.py`` checks it)::
 
-Commands and events are ``@attrs.frozen`` classes with a ``TYPE`` tag; commands
-carry the acting ``seat``, which the server fills from the authenticated
-connection. :mod:`engine.data` converts them to and from plain data.
+    engine/<game>/__init__.py  the decisions where the rulebook is silent (docstring);
+                               ``GAME``, the registered instance
+                  game.py      the Game subclass: each member hands over to a module below
+                  model.py     state, commands and events (frozen values)
+                  setup.py     options and the setup event
+                  decide.py    decide: a command's events, or a typed rejection
+                  evolve.py    create (the first state) and evolve
+                  legal.py     legal commands, the seats awaited, what a clock runs out into
+                  view.py      what a viewer sees
+                  scoring.py   the final score and the Result
+                  bots.py      policies that read the seat's view
+                  search.py    search bots (they look ahead with the engine)
+                  errors.py    the game's rejections, each with a stable code
+                  content/     the component data, loaded and checked at import
 
-Replaying the log reproduces the state exactly: ``replay(game, events)``.
+Beside these, each game has modules of its own, named for what they are (Roll Player's
+``rounds``, ``market``, ``flow``, ``effects``; Roll Builder's ``hexmap``, ``effects``,
+``lookahead``).
 
-Bots are :data:`Policy` functions of the seat's view. A bot that searches ahead with
-the engine is a :class:`SearchBot`: still a Policy for any host, and given the state
-by hosts that hold it (:func:`choose`).
+**The path of a command** (Rollie's ``take`` as the example):
+
+1. The client sends ``{"type": "take", "value": 5}``. The server builds the command
+   with ``game.commands.load(data, seat=seat)`` (:class:`engine.data.Registry`: strict
+   types; :class:`~engine.errors.InvalidCommand` names a bad field), the seat taken
+   from the connection.
+2. ``game.decide(state, command)`` (``game.py``) hands over to ``decide.py``, which
+   checks it against the rules and returns the events (``Took``, perhaps
+   ``DicePassed``), or raises a :class:`~engine.errors.Rejection` from ``errors.py``
+   (``rollie/pile_empty``); a rejection changes nothing.
+3. The room appends the events to the room's log (durable first), then folds each with
+   ``game.evolve(state, event)`` (``evolve.py``).
+4. For each viewer the room builds ``game.view(state, viewer, memo)`` (``view.py``;
+   once for everyone when ``public_view``) and sends the patch from the last view; each
+   seat's ``game.legal_commands(state, seat)`` (``legal.py``) is computed again when one
+   of its ``legal_inputs`` changed, and ``game.awaiting(state)`` says whose clocks run.
+5. When a clock runs out, ``game.timeout_command(state, seat)`` is decided like a sent
+   command (step 2); seats due at once go in ``game.turn_order(state, seats)``. A bot's
+   command comes from a :data:`Policy` (``bots.py``) or a :class:`SearchBot`
+   (``search.py``) through :func:`choose`, and takes the same path.
+6. Once ``game.is_over(state)``, ``game.result(state)`` (``scoring.py``) gives each
+   seat's total and the winners.
+
+``game.setup(seats, options, seed)`` (``setup.py``) decided the log's first event when
+the room was created; a room that loads folds its log as :func:`replay` does
+(``game.create(setup_event)``, then ``evolve`` for every later event), from a snapshot
+of the state when it has one.
 """
 
 from __future__ import annotations
 
+import abc
 import hashlib
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, TypeVar
 
 import attrs
 
 from engine.data import Registry
-from engine.memo import Memo
+from engine.memo import FRESH, Memo
 
 State = TypeVar("State")
 Seat = int
@@ -72,9 +99,10 @@ class SearchBot:
     every host. Through that call it searches when the game can ``restore`` a state
     from the seat's view, and otherwise plays ``fallback``. A host that holds the state
     calls :func:`choose`, which hands the state to ``search``: ``rollhouse simulate``,
-    and the server's rooms, which run it in a worker thread (``server.room.io.Think``). Either way ``search`` must
-    first re-draw everything the seat's view does not show (the seed, hence future
-    dice; shuffled decks and bags), so it never uses hidden information.
+    and the server's rooms, which run it in a worker thread (``server.room.io.Think``).
+    Either way ``search`` must first re-draw everything the seat's view does not show
+    (the seed, hence future dice; shuffled decks and bags), so it never uses hidden
+    information.
     """
 
     search: StatePolicy
@@ -118,74 +146,94 @@ class Result:
     detail: Mapping[str, Any] = attrs.field(factory=dict)
 
 
-class Game(Protocol[State]):
-    """What the server, the bots and the clients rely on, for every game."""
+class Game(abc.ABC, Generic[State]):
+    """What the server, the bots and the clients rely on, for every game.
+
+    A game subclasses it, sets the attributes and implements every abstract method;
+    the three capabilities below the abstract ones have defaults that are always
+    right, only slower or plainer than a game's own."""
 
     name: str
+    """The registry key and wire name, e.g. ``roll-builder``."""
     title: str
     min_seats: int
     max_seats: int
     commands: Registry
+    """Every command type, by its ``TYPE`` tag (loads a client's command)."""
     events: Registry
+    """Every event type, by its ``TYPE`` tag (loads the log)."""
     policies: Mapping[str, Policy]
     """Bot policies by name; the first is the default."""
 
+    @abc.abstractmethod
     def default_options(self) -> dict[str, Any]:
         """Every option with its default value (plain data)."""
-        ...
 
+    @abc.abstractmethod
     def setup(self, seats: int, options: Mapping[str, Any], seed: int) -> Any:
-        """Validate ``options`` (raising BadOptions) and decide the setup event."""
-        ...
+        """Validate ``options`` (raising BadOptions) and decide the setup event:
+        everything random about the start (shuffles, first player)."""
 
+    @abc.abstractmethod
     def create(self, setup_event: Any) -> State:
         """The first state, from the setup event."""
-        ...
 
+    @abc.abstractmethod
     def decide(self, state: State, command: Any) -> tuple[Any, ...]:
-        """Events caused by ``command``, or a Rejection."""
-        ...
+        """Events caused by ``command``, or a Rejection with a stable code."""
 
+    @abc.abstractmethod
     def evolve(self, state: State, event: Any) -> State:
-        """Apply one event."""
-        ...
+        """Apply one event. It never draws."""
 
-    def view(self, state: State, viewer: Viewer, memo: Memo = ...) -> dict[str, Any]:
-        """What ``viewer`` may see, as plain data. ``memo`` (default: none) may hand back
-        parts built from unchanged state parts; the result is the same either way."""
-        ...
+    @abc.abstractmethod
+    def view(self, state: State, viewer: Viewer, memo: Memo = FRESH) -> dict[str, Any]:
+        """What ``viewer`` (a seat, or ``None`` for a spectator) may see, as plain data;
+        hidden things (deck order, the bag, the seed) never appear. ``memo`` (default:
+        none) may hand back parts built from unchanged state parts; the result is the
+        same either way."""
 
+    @abc.abstractmethod
     def legal_commands(self, state: State, seat: Seat) -> list[Any]:
         """Every command ``seat`` may send now (for bots and UIs)."""
-        ...
 
+    @abc.abstractmethod
     def awaiting(self, state: State) -> frozenset[Seat]:
         """The seats the game waits for now (their clocks run)."""
-        ...
 
+    @abc.abstractmethod
     def timeout_command(self, state: State, seat: Seat) -> Any | None:
         """The command ``seat``'s clock runs out into, if it is awaited."""
-        ...
 
+    @abc.abstractmethod
     def is_over(self, state: State) -> bool:
         """Whether the game has ended."""
-        ...
 
+    @abc.abstractmethod
     def result(self, state: State) -> Result | None:
         """Totals and winners once the game is over."""
-        ...
 
+    @abc.abstractmethod
     def public_name(self, event: Any) -> str:
         """A short public name of an event, for clients to animate (e.g. ``rollie``)."""
-        ...
 
+    public_view: bool = False
+    """Whether ``view`` is the same for every viewer: the server then builds and diffs
+    it once per change instead of once per seat. Default: no (a view per viewer)."""
 
-def turn_order(game: Game[State], state: State, seats: int) -> tuple[Seat, ...]:
-    """The seats in the game's turn order now (its ``turn_order``), else by seat number."""
-    order = getattr(game, "turn_order", None)
-    if order is None:
+    def legal_inputs(self, state: State, seat: Seat) -> tuple[Any, ...]:
+        """The parts of the state that ``legal_commands(state, seat)`` reads, compared by
+        identity (like :mod:`engine.memo`'s inputs): a host keeps a seat's legal commands
+        while every one of them is the same object, and computes them again otherwise.
+
+        Default: the whole state (computed again after every event)."""
+        return (state,)
+
+    def turn_order(self, state: State, seats: int) -> tuple[Seat, ...]:
+        """Every seat of the table (it has ``seats``), the player whose turn it is first,
+        then clockwise: decisions that fall due together (clock timeouts) are applied in
+        this order. Default: by seat number."""
         return tuple(range(seats))
-    return tuple(order(state))
 
 
 def clockwise_from(start: Seat, seats: int) -> tuple[Seat, ...]:

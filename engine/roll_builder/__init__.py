@@ -1,10 +1,14 @@
 """Roll Builder: fifteen shared rolls, each player growing a city on a hex sheet.
 
-A pure engine (see ``engine.core``): ``game.py`` glues ``decide.py`` (rules and
-rejections), ``evolve.py`` (state changes), ``effects.py`` (the ability vocabulary),
-``scoring.py``, ``legal.py``, ``view.py`` and ``bots.py``; the content (two city
-sheets, seven events, nine visionaries) is data in ``content/``, validated at import
-by ``catalog.py`` / ``loader.py``.
+Modules, in the shape every game shares (see :mod:`engine.core`): ``game`` (the
+contract object), ``model`` (state, commands, events), ``setup`` (the room options
+and the setup event), ``decide`` (rules and rejections), ``evolve``, ``legal``,
+``view``, ``scoring`` (metrics, score items, the result), ``bots``, ``search`` and
+``errors``; ``content`` holds the content (two city sheets, seven events, nine
+visionaries) as data, validated at import (``content/__init__.py``, with its
+``shapes``, ``loader`` and ``check``). Roll Builder's own: ``hexmap`` (the sheet's hex
+geometry), ``effects`` (the interpreter of the ability vocabulary) and ``lookahead``
+(the strong bot).
 
 Decisions where the rulebook is silent (or leans on icons we do not have):
 
@@ -58,11 +62,13 @@ Decisions where the rulebook is silent (or leans on icons we do not have):
     the Result then lists seat 0 as the winner, else nobody. Multiplayer: highest
     total wins, ties shared. An event may be chosen in multiplayer too.
 13. A seat whose clock runs out is done (``timeout_command`` = ``done``).
-14. Visionary goals and bonuses, events, buildings, wonders and innovations are our
-    own designs; see ``clients/web/rules/roll-builder.md`` and the files in ``content/``.
+14. Events, buildings, wonders and innovations are our own designs, and so are the
+    Visionaries' bonuses where the rulebook's text lost its icon ("Gain +2 [?]");
+    see ``clients/web/rules/roll-builder.md`` and the files in ``content/``. The
+    Visionaries' goals, numbers and corner marks are the printed cards' (16).
 15. "If a specific Visionary does not work with a specific map, adjust set-up as
     necessary": a card may list the ``cities`` it is dealt with, and the load-time
-    check (``check.py``) refuses any visionary whose goal is beyond what a city it can
+    check (``content/check.py``) refuses any visionary whose goal is beyond what a city it can
     be dealt with allows, and any event that switches off a city's ability or grey
     wonder box for the whole game. It found Akhenaten (10 converted favor) on Highcrag,
     whose favor track had 9 spaces (now 10: ``... 16, 20, 24``), and The Flood with
@@ -70,12 +76,27 @@ Decisions where the rulebook is silent (or leans on icons we do not have):
     now recedes, after turn 10). An event with no impact on a sheet is not dealt with
     it either (the rulebook's "if the Event has no impact on the City sheet"): the Flood
     changed no score on Highcrag, so it lists only Tidehaven.
+16. What is printed stays printed. Every Visionary's goal is the card's number:
+    Hatshepsut 10 wonder boxes, Hypatia 10 buildings, Enheduanna 3 innovations among
+    them (tested against the rulebook in ``tests/engine/test_roll_builder_content.py``).
+    The rulebook lets a table adjust the set-up when a card cannot work with a map, not
+    change a card, and at the printed numbers all nine work on both our cities (the
+    load-time check). We had raised those three to 12, 20 and 5 because a strong bot
+    completed them nearly always; a table that wants those races harder sets the room
+    option ``visionary_goals`` to ``hard`` (default ``rulebook``), which plays exactly
+    those three higher numbers and leaves the other six goals and every corner as
+    printed. Difficulty is otherwise ours to tune through our own content: the city
+    sheets and the events' targets (``docs/balance.md`` has the figures for both goal
+    sets). A set-up event written before the option existed was played with the
+    harder goals, and replays with them.
 
 Balance: see ``docs/balance.md``, measured with the ``lookahead`` bot (``lookahead.py``:
 every choice tried on a copy of the state), beside ``greedy``. Solo, both sheets score
 about 105-110 with ``lookahead`` and 97-100 with ``greedy``; each event's target sits 3
 below the mean of the two sheets' ``lookahead`` scores under it, so a strong player
 survives about two events in three and ``greedy`` seldom does; random play never.
+At three-seat tables the Visionaries as printed are completed by 60-100% of the seats
+dealt them (Hypatia and Enheduanna always), with ``visionary_goals=hard`` by 58-98%.
 Bots: ``greedy``, ``random``, ``plan`` (``search.py``, dice plans finished by
 ``greedy``) and ``lookahead``.
 """

@@ -10,8 +10,7 @@ from __future__ import annotations
 from engine.core import rng_for
 from engine.errors import GameOver, NotASeat
 from engine.roll_builder import errors as err
-from engine.roll_builder.catalog import VISIONARIES
-from engine.roll_builder.content import FAVOR, RESOURCES, STRENGTH, WEALTH
+from engine.roll_builder.content import FAVOR, RESOURCES, STRENGTH, VISIONARIES_BY_GOALS, WEALTH
 from engine.roll_builder.effects import active, allowed, city_of, of_kind, payers
 from engine.roll_builder.evolve import evolve
 from engine.roll_builder.hexmap import Edge, are_neighbours, edge, network
@@ -228,8 +227,9 @@ def visionaries_reached(state: State) -> list[VisionaryCompleted]:
     """Seats completing a visionary for themselves at the end of this turn; the
     corner goes to all of them if nobody completed it on an earlier turn (never solo)."""
     out: list[VisionaryCompleted] = []
+    cards = VISIONARIES_BY_GOALS[state.visionary_goals]
     for name in state.visionaries:
-        v = VISIONARIES[name]
+        v = cards[name]
         seats = [
             s for s, p in enumerate(state.players) if name not in p.visionaries and holds(p, v.goal)
         ]

@@ -10,8 +10,9 @@ from collections.abc import Iterable, Sequence
 from typing import Literal
 
 from engine.frozen import replace
-from engine.roll_builder.catalog import CITIES, EVENTS
 from engine.roll_builder.content import (
+    CITIES,
+    EVENTS,
     RESOURCES,
     WEALTH,
     Ability,

@@ -8,13 +8,14 @@ abilities, conversions) are applied here by the ability interpreter in
 from __future__ import annotations
 
 from engine.frozen import replace
-from engine.roll_builder.catalog import CITIES, VISIONARIES
 from engine.roll_builder.content import (
+    CITIES,
     FAVOR,
     IDEA,
     NO_GAINS,
     RESOURCES,
     STRENGTH,
+    VISIONARIES,
     Effect,
     Gains,
     single,
@@ -69,6 +70,7 @@ def create(setup: SetUp) -> State:
         draws=1,  # draw 0 decided the setup
         turn=0,
         dice=setup.dice,
+        visionary_goals=setup.visionary_goals,
     )
     return start_turn(state, 1, setup.dice)
 

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from engine.roll_builder.catalog import CITIES
-from engine.roll_builder.content import RESOURCES
+from engine.roll_builder.content import CITIES, RESOURCES
 from engine.roll_builder.decide import TRACKS, box_open, has, room_on_track
 from engine.roll_builder.effects import active, allowed, city_of, of_kind, payers
 from engine.roll_builder.hexmap import EDGE_KINDS, network

@@ -37,8 +37,7 @@ import attrs
 from engine.core import SearchBot
 from engine.errors import Rejection
 from engine.roll_builder.bots import greedy_policy
-from engine.roll_builder.catalog import VISIONARIES
-from engine.roll_builder.content import RESOURCES, WEALTH, Condition, Effect
+from engine.roll_builder.content import RESOURCES, VISIONARIES_BY_GOALS, WEALTH, Condition, Effect
 from engine.roll_builder.decide import box_open, decide, room_on_track
 from engine.roll_builder.effects import city_of
 from engine.roll_builder.evolve import evolve
@@ -162,9 +161,10 @@ def goals(state: State, seat: int) -> list[Goal]:
     p = state.players[seat]
     w = worth(p)
     out: list[Goal] = []
+    cards = VISIONARIES_BY_GOALS[state.visionary_goals]
     for name in state.visionaries:
         if name not in p.visionaries:
-            v = VISIONARIES[name]
+            v = cards[name]
             corner = v.corner if state.seats > 1 and name not in state.claimed else 0
             out.append(Goal(v.goal, corner + effect_worth(v.bonus, w), True))
     for box in city_of(p).boxes:

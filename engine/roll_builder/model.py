@@ -19,6 +19,8 @@ from engine.roll_builder.hexmap import Edge, Hex
 
 TURNS = 15
 Action = Literal["road", "build", "wonder"]
+VisionaryGoals = Literal["rulebook", "hard"]
+"""The option ``visionary_goals`` (see :mod:`.setup`)."""
 
 # -- commands ---------------------------------------------------------------------
 
@@ -120,6 +122,10 @@ class SetUp:
     visionaries: tuple[str, ...]
     dice: tuple[int, int]
     seed: int
+    visionary_goals: VisionaryGoals = "hard"
+    """The visionaries' goals as printed (``rulebook``) or our harder ones (``hard``).
+    Setup always writes it; a set-up event without it was written before the option
+    existed, when the harder goals were the only ones, so that is what it played."""
 
 
 @attrs.frozen
@@ -323,6 +329,8 @@ class State:
     draws: int
     turn: int
     dice: tuple[int, int]
+    visionary_goals: VisionaryGoals
+    """Which goals the visionaries in play have (the option, from the set-up event)."""
     over: bool = False
     rolls: tuple[tuple[int, int], ...] = ()
     """The turn list: every turn's dice so far, turn 1 first."""

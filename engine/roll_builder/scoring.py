@@ -1,4 +1,4 @@
-"""Metrics (the counts conditions refer to) and the end-of-game score, item by item.
+"""Metrics (the counts conditions refer to), the end-of-game score item by item, the result.
 
 Categories follow the rulebook's Scoring section: buildings, road network,
 innovations, resources, wonder, bonus.
@@ -7,13 +7,15 @@ innovations, resources, wonder, bonus.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import attrs
 
-from engine.roll_builder.content import Ability, Condition
+from engine.core import Result
+from engine.roll_builder.content import EVENTS, Ability, Condition
 from engine.roll_builder.effects import active, city_of, of_kind, ring_count
 from engine.roll_builder.hexmap import Hex, neighbours, network
-from engine.roll_builder.model import Player
+from engine.roll_builder.model import Player, State
 
 CATEGORIES: tuple[str, ...] = ("buildings", "roads", "innovations", "resources", "wonder", "bonus")
 
@@ -130,3 +132,29 @@ def by_category(p: Player, event: str | None) -> dict[str, int]:
     for i in items(p, event):
         out[i.category] += i.points
     return out
+
+
+def result(state: State) -> Result | None:
+    """Scores item by item; solo with an event: won only if the city survives."""
+    if not state.over:
+        return None
+    scores = tuple(total(p, state.event) for p in state.players)
+    detail: dict[str, Any] = {
+        "categories": [by_category(p, state.event) for p in state.players],
+        "items": [
+            [[i.category, i.label, i.points] for i in items(p, state.event)] for p in state.players
+        ],
+        "groups": {"city": [p.city for p in state.players]},
+        "rates": {
+            "visionary": {v: [v in p.visionaries for p in state.players] for v in state.visionaries}
+        },
+    }
+    if state.seats == 1 and state.event is not None:
+        target = EVENTS[state.event].target
+        survived = scores[0] > target
+        detail.update(event=state.event, target=target, survived=survived)
+        detail["groups"]["event"] = [state.event]
+        detail["survived_by_seat"] = [survived]
+        return Result(scores, (0,) if survived else (), detail)
+    best = max(scores)
+    return Result(scores, tuple(s for s, v in enumerate(scores) if v == best), detail)

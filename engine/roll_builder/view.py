@@ -29,8 +29,15 @@ from __future__ import annotations
 from typing import Any
 
 from engine.memo import FRESH, Memo
-from engine.roll_builder.catalog import CITIES, EVENTS, VISIONARIES
-from engine.roll_builder.content import RESOURCES, Ability, Effect, Gains
+from engine.roll_builder.content import (
+    CITIES,
+    EVENTS,
+    RESOURCES,
+    VISIONARIES_BY_GOALS,
+    Ability,
+    Effect,
+    Gains,
+)
 from engine.roll_builder.decide import box_open
 from engine.roll_builder.effects import city_of
 from engine.roll_builder.hexmap import Edge, Hex, network
@@ -55,7 +62,9 @@ def view(state: State, viewer: int | None, memo: Memo = FRESH) -> dict[str, Any]
         "event": None
         if event is None
         else {"id": event.id, "name": event.name, "target": event.target, "text": event.text},
-        "visionaries": memo.part("visionaries", _visionaries, state.visionaries, state.claimed),
+        "visionaries": memo.part(
+            "visionaries", _visionaries, state.visionaries, state.claimed, state.visionary_goals
+        ),
         "players": [
             memo.part(("player", seat), _player, seat, p, state.event, memo)
             for seat, p in enumerate(state.players)
@@ -63,7 +72,8 @@ def view(state: State, viewer: int | None, memo: Memo = FRESH) -> dict[str, Any]
     }
 
 
-def _visionaries(names: tuple[str, ...], claimed: Any) -> list[dict[str, Any]]:
+def _visionaries(names: tuple[str, ...], claimed: Any, goals: str) -> list[dict[str, Any]]:
+    cards = VISIONARIES_BY_GOALS[goals]
     return [
         {
             "id": v.id,
@@ -73,7 +83,7 @@ def _visionaries(names: tuple[str, ...], claimed: Any) -> list[dict[str, Any]]:
             "claimed": v.id in claimed,
             "goal": {"metric": v.goal.metric, "at": v.goal.at},
         }
-        for v in (VISIONARIES[name] for name in names)
+        for v in (cards[name] for name in names)
     ]
 
 

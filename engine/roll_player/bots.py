@@ -14,22 +14,26 @@ from typing import Any
 import attrs
 
 from engine.core import Policy
-from engine.roll_player.catalog import CATALOG, DIRECTIONS, GOLD, Effect
-from engine.roll_player.commands import (
+from engine.roll_player.content import CATALOG, DIRECTIONS, GOLD, Effect
+from engine.roll_player.effects import ROW_EFFECTS
+from engine.roll_player.model import (
     Act,
     Buy,
     ChooseClass,
     ChooseSheet,
+    Die,
     DiscardCard,
     Draft,
     DropWeapon,
     Keep,
     PlaceStart,
+    Player,
     Refresh,
     UseSkill,
+    add_die,
+    moved,
+    set_die,
 )
-from engine.roll_player.effects import ROW_EFFECTS
-from engine.roll_player.model import Die, Player, add_die, moved, set_die
 from engine.roll_player.scoring import attribute_scores, backstory_matches, trait_stars
 
 

@@ -1,6 +1,6 @@
 """The effect vocabulary: attribute actions, skills and class abilities as events.
 
-Every ability in the data file is one of :data:`~engine.roll_player.catalog.ACTIVE`
+Every ability in the data file is one of :data:`~engine.roll_player.content.ACTIVE`
 with parameters; this module is the only interpreter of them. The six attribute
 actions are the same effects (:data:`ROW_EFFECTS`).
 """
@@ -13,8 +13,8 @@ from typing import Any
 import attrs
 
 from engine.roll_player import errors as E
-from engine.roll_player.catalog import DIRECTIONS, Effect
-from engine.roll_player.events import (
+from engine.roll_player.content import DIRECTIONS, Effect
+from engine.roll_player.model import (
     Adjusted,
     AlignmentMoved,
     CharismaTaken,
@@ -23,9 +23,10 @@ from engine.roll_player.events import (
     GoldGained,
     Rerolled,
     Salvaged,
+    State,
     Swapped,
+    moved,
 )
-from engine.roll_player.model import State, moved
 
 ROW_EFFECTS = (
     Effect("flip"),

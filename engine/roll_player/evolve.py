@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from engine.frozen import replace
-from engine.roll_player.catalog import CATALOG
-from engine.roll_player.events import (
+from engine.roll_player.content import CATALOG
+from engine.roll_player.model import (
     ActionDone,
     Adjusted,
     AlignmentMoved,
@@ -17,14 +17,18 @@ from engine.roll_player.events import (
     CreditGained,
     DiceArranged,
     DiceRolled,
+    Die,
     Drafted,
     Event,
     Flipped,
     GameEnded,
     GoldGained,
+    Initiative,
     Kept,
     MarketDiscarded,
     MarketTurnEnded,
+    Pending,
+    Player,
     Refreshed,
     Rerolled,
     Salvaged,
@@ -33,15 +37,9 @@ from engine.roll_player.events import (
     SkillUsed,
     StartingDiceDrawn,
     StartingDicePlaced,
+    State,
     Swapped,
     WeaponDropped,
-)
-from engine.roll_player.model import (
-    Die,
-    Initiative,
-    Pending,
-    Player,
-    State,
     add_die,
     bag_add,
     moved,

@@ -12,18 +12,20 @@ import random
 from typing import Any
 
 from engine.core import rng_for
-from engine.roll_player.catalog import CATALOG, COLOURS, GOLD
-from engine.roll_player.events import (
+from engine.roll_player.content import CATALOG, COLOURS, GOLD
+from engine.roll_player.evolve import evolve
+from engine.roll_player.model import (
     CardsDealt,
     ClassDiceDrawn,
     CleanedUp,
     DiceArranged,
     DiceRolled,
+    Die,
     GameEnded,
     StartingDiceDrawn,
+    State,
+    order_from,
 )
-from engine.roll_player.evolve import evolve
-from engine.roll_player.model import Die, State, order_from
 from engine.roll_player.scoring import winners
 
 

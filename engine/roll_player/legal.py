@@ -12,8 +12,11 @@ from typing import Any
 
 from engine.core import rng_for
 from engine.frozen import replace
-from engine.roll_player.catalog import CATALOG
-from engine.roll_player.commands import (
+from engine.roll_player.content import CATALOG
+from engine.roll_player.effects import ROW_EFFECTS, targets
+from engine.roll_player.errors import RollPlayerRejection
+from engine.roll_player.market import max_buys, payment
+from engine.roll_player.model import (
     Act,
     Arrange,
     Buy,
@@ -27,12 +30,10 @@ from engine.roll_player.commands import (
     PlaceStart,
     Refresh,
     SkipAction,
+    State,
     UseSkill,
+    moved,
 )
-from engine.roll_player.effects import ROW_EFFECTS, targets
-from engine.roll_player.errors import RollPlayerRejection
-from engine.roll_player.market import max_buys, payment
-from engine.roll_player.model import State, moved
 from engine.roll_player.rounds import SETUP_PHASES, skill_effect
 from engine.roll_player.setup import SIDES, class_options
 

@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 from engine.roll_player import errors as E
-from engine.roll_player.catalog import CATALOG, Card
-from engine.roll_player.commands import Buy, DiscardCard, EndMarketTurn
-from engine.roll_player.events import (
+from engine.roll_player.content import CATALOG, Card
+from engine.roll_player.flow import Emitter
+from engine.roll_player.model import (
     AlignmentMoved,
     Bought,
+    Buy,
+    DiscardCard,
+    EndMarketTurn,
     MarketDiscarded,
     MarketTurnEnded,
+    Player,
+    State,
     WeaponDropped,
+    moved,
 )
-from engine.roll_player.flow import Emitter
-from engine.roll_player.model import Player, State, moved
 from engine.roll_player.rounds import _no_pending
 from engine.roll_player.setup import _phase, _turn
 

@@ -8,30 +8,30 @@ from __future__ import annotations
 import itertools
 
 from engine.roll_player import errors as E
-from engine.roll_player.catalog import CATALOG, GOLD, Effect
-from engine.roll_player.commands import (
+from engine.roll_player.content import CATALOG, GOLD, Effect
+from engine.roll_player.effects import ROW_EFFECTS, Target, effect_events, unused
+from engine.roll_player.flow import Emitter
+from engine.roll_player.model import (
     Act,
+    ActionDone,
     Arrange,
+    DiceArranged,
     Draft,
+    Drafted,
     DropWeapon,
     Keep,
-    Refresh,
-    SkipAction,
-    UseSkill,
-)
-from engine.roll_player.effects import ROW_EFFECTS, Target, effect_events, unused
-from engine.roll_player.events import (
-    ActionDone,
-    DiceArranged,
-    Drafted,
     Kept,
+    Refresh,
     Refreshed,
     Rerolled,
     SkillUsed,
+    SkipAction,
+    State,
+    UseSkill,
     WeaponDropped,
+    gold_per_die,
+    moved,
 )
-from engine.roll_player.flow import Emitter
-from engine.roll_player.model import State, gold_per_die, moved
 from engine.roll_player.setup import _phase, _turn
 
 SETUP_PHASES = ("sheets", "classes", "placing")

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.roll_player.catalog import ATTRS, CATALOG, Score
-from engine.roll_player.model import Player
+from engine.core import Result
+from engine.roll_player.content import ATTRS, CATALOG, Score
+from engine.roll_player.model import Player, State
 
 
 def attribute_scores(p: Player) -> tuple[int, ...]:
@@ -105,3 +106,16 @@ def winners(players: tuple[Player, ...]) -> tuple[tuple[int, ...], tuple[int, ..
 
     best = max(key(s) for s in range(len(players)))
     return totals, tuple(s for s in range(len(players)) if key(s) == best)
+
+
+def result(state: State) -> Result | None:
+    """Totals, winners (ties: gold, then fewer class dice) and each item of scoring."""
+    if state.phase != "over":
+        return None
+    scores, best = winners(state.players)
+    detail = {
+        "rounds": state.round,
+        "players": [breakdown(p) | {"class": p.klass, "gold": p.gold} for p in state.players],
+        "groups": {"class": [p.klass for p in state.players]},
+    }
+    return Result(scores=scores, winners=best, detail=detail)

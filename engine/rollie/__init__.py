@@ -1,9 +1,10 @@
 """Rollie: a push-your-luck dice game for 2-6 players (seeds/001, the rulebook).
 
-Modules: :mod:`.model` (the data table, state, commands, events), :mod:`.rules`
-(setup and decide), :mod:`.evolve`, :mod:`.scoring`, :mod:`.view`, :mod:`.bots`,
-:mod:`.errors`. The numbers the rulebook leaves out come from
-content/rollie-decisions.md and live in ``model.TABLE``.
+Modules, in the shape every game shares (see :mod:`engine.core`): ``game`` (the
+contract object), ``model`` (state, commands, events), ``setup``, ``decide``,
+``evolve``, ``legal``, ``view``, ``scoring``, ``bots``, ``search`` and ``errors``;
+``content`` holds the component values (``content.TABLE``; the numbers the rulebook
+leaves out come from content/rollie-decisions.md).
 
 Where the rulebook is silent or ambiguous, this engine decides:
 
@@ -75,90 +76,10 @@ Where the rulebook is silent or ambiguous, this engine decides:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from engine.core import register
+from engine.rollie.game import PUBLIC_NAMES, Rollie
 
-from engine.core import Policy, Result, clockwise_from, register
-from engine.data import Registry
-from engine.memo import FRESH, Memo
-from engine.rollie import rules
-from engine.rollie.bots import policies as _policies
-from engine.rollie.evolve import create as _create
-from engine.rollie.evolve import evolve as _evolve
-from engine.rollie.model import COMMANDS, EVENTS, SetUp, State
-from engine.rollie.search import bot as _search_bot
-from engine.rollie.view import result as _result
-from engine.rollie.view import view as _view
+GAME = Rollie()
+register(GAME)
 
-PUBLIC_NAMES: dict[str, str] = {
-    "set_up": "set_up",
-    "rolled": "rolled",
-    "took": "took",
-    "secured": "secured",
-    "rollie": "rollie",
-    "crashed": "crash",
-    "claim_undone": "claim_undone",
-    "dice_passed": "dice_passed",
-    "round_ended": "round_ended",
-    "round_started": "round_started",
-    "game_ended": "game_over",
-}
-
-
-class Rollie:
-    """The Rollie game, as the engine contract (:class:`engine.core.Game`) describes."""
-
-    name = "rollie"
-    public_view = True  # Rollie hides nothing per seat: one view serves every viewer
-    title = "Rollie"
-    min_seats = rules.MIN_SEATS
-    max_seats = rules.MAX_SEATS
-    commands = Registry("command", list(COMMANDS))
-    events = Registry("event", list(EVENTS))
-    policies: Mapping[str, Policy] = {**_policies, "search": _search_bot}
-
-    def default_options(self) -> dict[str, Any]:
-        return rules.default_options()
-
-    def setup(self, seats: int, options: Mapping[str, Any], seed: int) -> SetUp:
-        return rules.setup(seats, options, seed)
-
-    def create(self, setup_event: Any) -> State:
-        return _create(setup_event)
-
-    def decide(self, state: State, command: Any) -> tuple[Any, ...]:
-        return rules.decide(state, command)
-
-    def evolve(self, state: State, event: Any) -> State:
-        return _evolve(state, event)
-
-    def view(self, state: State, viewer: int | None, memo: Memo = FRESH) -> dict[str, Any]:
-        return _view(state, viewer, memo)
-
-    def legal_commands(self, state: State, seat: int) -> list[Any]:
-        return list(rules.legal_commands(state, seat))
-
-    def awaiting(self, state: State) -> frozenset[int]:
-        return rules.awaiting(state)
-
-    def timeout_command(self, state: State, seat: int) -> Any | None:
-        return rules.timeout_command(state, seat)
-
-    def turn_order(self, state: State) -> tuple[int, ...]:
-        """The First player, then clockwise (who wins a tie of clock timeouts)."""
-        return clockwise_from(state.first_player, state.seats)
-
-    def is_over(self, state: State) -> bool:
-        return state.phase == "over"
-
-    def result(self, state: State) -> Result | None:
-        return _result(state)
-
-    def public_name(self, event: Any) -> str:
-        return PUBLIC_NAMES.get(getattr(type(event), "TYPE", ""), "event")
-
-
-game = Rollie()
-register(game)
-
-__all__ = ["Rollie", "game"]
+__all__ = ["GAME", "PUBLIC_NAMES", "Rollie"]

@@ -17,7 +17,8 @@ import random
 from typing import Any
 
 from engine.core import Policy
-from engine.rollie.model import TABLE, Roll, Secure, Take
+from engine.rollie.content import TABLE
+from engine.rollie.model import Roll, Secure, Take
 
 COMFORT = 45
 """A Bet worth this much is secured whatever the risk."""

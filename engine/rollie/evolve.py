@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from engine.frozen import replace
+from engine.rollie.content import TABLE
 from engine.rollie.model import (
     NO_BILLS,
-    TABLE,
     Claim,
     ClaimUndone,
     Crashed,

@@ -17,7 +17,9 @@ from typing import Any
 
 import attrs
 
-from engine.rollie.model import TABLE, Counts, worth
+from engine.core import Result
+from engine.rollie.content import TABLE
+from engine.rollie.model import Counts, State, worth
 
 
 @attrs.frozen
@@ -73,3 +75,13 @@ def breakdown(
         for s, w in enumerate(wallets)
     ]
     return scores, winners, seats
+
+
+def result(state: State) -> Result | None:
+    """Totals and winners once the game is over."""
+    if state.phase != "over":
+        return None
+    scores, winners, seats = breakdown(state.wallets, state.tokens)
+    position = [(s - state.opener) % state.seats for s in range(state.seats)]
+    detail = {"rounds": state.round, "seats": seats, "groups": {"position": position}}
+    return Result(scores, winners, detail)

@@ -21,11 +21,13 @@ import attrs
 
 from engine.core import SearchBot
 from engine.errors import Rejection
-from engine.rollie import bots, rules
+from engine.rollie import bots
+from engine.rollie.content import TABLE
+from engine.rollie.decide import decide
 from engine.rollie.evolve import evolve
+from engine.rollie.legal import awaiting, legal_commands
 from engine.rollie.model import (
     NO_BILLS,
-    TABLE,
     Claim,
     Counts,
     Roll,
@@ -67,7 +69,7 @@ def light_view(state: State) -> dict[str, Any]:
 
 def _quick(state: State, seat: int, rng: random.Random) -> Any:
     """The rollout policy: the ``push`` bot's choice."""
-    legal = rules.legal_commands(state, seat)
+    legal = legal_commands(state, seat)
     if len(legal) == 1:
         return legal[0]
     return bots.push(light_view(state), seat, legal, rng)
@@ -94,7 +96,7 @@ def _value(state: State, seat: int) -> float:
 def _step(state: State, command: Any) -> tuple[State, bool]:
     """Apply ``command``; also say whether the round (or game) ended."""
     ended = False
-    for event in rules.decide(state, command):
+    for event in decide(state, command):
         state = evolve(state, event)
         ended = ended or isinstance(event, RoundEnded)
     return state, ended
@@ -109,7 +111,7 @@ def rollout(state: State, seat: int, first: Any, rng: random.Random) -> float:
     for _ in range(2000):
         if (ended and HORIZON == "round") or state.phase == "over":
             break
-        waiting = sorted(rules.awaiting(state))
+        waiting = sorted(awaiting(state))
         rng.shuffle(waiting)
         s = waiting[0]
         state, ended = _step(state, _quick(state, s, rng))

@@ -5,21 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.core import Result
 from engine.memo import FRESH, Memo
-from engine.rollie.model import TABLE, Claim, Counts, State, worth
-from engine.rollie.rules import awaiting
-from engine.rollie.scoring import breakdown
-
-
-def result(state: State) -> Result | None:
-    """Totals and winners once the game is over."""
-    if state.phase != "over":
-        return None
-    scores, winners, seats = breakdown(state.wallets, state.tokens)
-    position = [(s - state.opener) % state.seats for s in range(state.seats)]
-    detail = {"rounds": state.round, "seats": seats, "groups": {"position": position}}
-    return Result(scores, winners, detail)
+from engine.rollie.content import TABLE
+from engine.rollie.legal import awaiting
+from engine.rollie.model import Claim, Counts, State, worth
+from engine.rollie.scoring import result
 
 
 def _bills(counts: Counts) -> dict[str, int]:

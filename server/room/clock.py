@@ -20,7 +20,7 @@ import logging
 import random
 from typing import Any
 
-from engine.core import SearchBot, turn_order
+from engine.core import SearchBot
 from engine.data import to_data
 from engine.errors import Rejection
 from server.room.io import Arm, BotThought, Disarm, Think
@@ -229,7 +229,7 @@ class Clockwork:
         deadlines = model.deadlines()
         if not deadlines or not model.live:
             return None
-        for seat in turn_order(model.game, model.state, model.seats):
+        for seat in model.game.turn_order(model.state, model.seats):
             if (
                 seat in deadlines
                 and deadlines[seat] <= now + EARLY

@@ -144,15 +144,13 @@ class Views:
 
     def __init__(self, model: RoomModel) -> None:
         self.model = model
-        self.public = bool(getattr(model.game, "public_view", False))
+        self.public = model.game.public_view
         self.viewers: list[Viewer] = [None, *range(model.seats)]
         self.memos: dict[Viewer, Memo] = {
             v: Memo() for v in self.viewers[: 1 if self.public else None]
         }
-        self.legal_inputs = getattr(model.game, "legal_inputs", None)
-        """The game's ``legal_inputs(state, seat)``, if it has one (engine.core)."""
         self.inputs: dict[int, tuple[Any, ...]] = {}
-        """What each seat's legal commands were computed from, when the game says."""
+        """What each seat's legal commands were computed from (the game's ``legal_inputs``)."""
         self.room = room_part(model, self.memos[None])
         self.chat_memo = Memo()
         self.chat = self._chat_parts()
@@ -181,15 +179,14 @@ class Views:
     def _you(self, seat: int) -> dict[str, Any]:
         """``seat``'s ``you`` part now: the same object while its legal commands stay.
 
-        A game with ``legal_inputs`` has them computed again only when one of the state
-        parts they come from is not the same object as last time."""
+        They are computed again only when one of the state parts they come from (the
+        game's ``legal_inputs``, engine.core) is not the same object as last time."""
         model = self.model
-        if self.legal_inputs is not None:
-            inputs = (model.started, model.is_over, *self.legal_inputs(model.state, seat))
-            kept = self.inputs.get(seat)
-            if kept is not None and len(kept) == len(inputs) and all(map(is_, kept, inputs)):
-                return self.you[seat]
-            self.inputs[seat] = inputs
+        inputs = (model.started, model.is_over, *model.game.legal_inputs(model.state, seat))
+        kept = self.inputs.get(seat)
+        if kept is not None and len(kept) == len(inputs) and all(map(is_, kept, inputs)):
+            return self.you[seat]
+        self.inputs[seat] = inputs
         commands = legal_commands(model, seat)
         before = self.commands.get(seat)
         if before is None or commands != before:

@@ -27,3 +27,6 @@ def test_every_event_and_visionary_text_is_translated() -> None:
         for card in json.loads((CONTENT / file).read_text()):
             key = f"rb.c.{kind}.{card['id']}.text"
             assert strings.get(key) == card["text"], key
+            if "hard" in card:  # the text of the harder goal (visionary_goals=hard)
+                key = f"rb.c.{kind}.{card['id']}.hard.text"
+                assert strings.get(key) == card["hard"]["text"], key

@@ -14,7 +14,7 @@ from typing import Any
 from hypothesis import strategies as st
 
 from engine.core import Game, get_game
-from engine.roll_builder.catalog import CITIES, EVENTS, VISIONARIES
+from engine.roll_builder.content import CITIES, EVENTS, VISIONARIES
 from engine.roll_builder.hexmap import Hex, are_neighbours, edge, offset_to_axial
 from engine.roll_builder.model import (
     Build,
@@ -26,6 +26,7 @@ from engine.roll_builder.model import (
     SetUp,
     State,
     UseDie,
+    VisionaryGoals,
 )
 
 GAME: Game[State] = get_game("roll-builder")
@@ -49,9 +50,10 @@ def setup(
     event: str | None = None,
     visionaries: tuple[str, ...] = (),
     seed: int = 7,
+    visionary_goals: VisionaryGoals = "rulebook",
 ) -> SetUp:
     """A setup event with chosen dice."""
-    return SetUp(seats, (city,) * seats, event, visionaries, dice, seed)
+    return SetUp(seats, (city,) * seats, event, visionaries, dice, seed, visionary_goals)
 
 
 def given(*events: Any) -> State:

@@ -15,21 +15,22 @@ from hypothesis import strategies as st
 
 from engine.core import replay
 from engine.roll_player import GAME
-from engine.roll_player.catalog import CATALOG
-from engine.roll_player.events import (
+from engine.roll_player.content import CATALOG
+from engine.roll_player.model import (
     ActionDone,
     CardsDealt,
     ClassChosen,
     ClassDiceDrawn,
     DiceArranged,
     DiceRolled,
+    Die,
     Drafted,
     SetUp,
     SheetChosen,
     StartingDiceDrawn,
     StartingDicePlaced,
+    State,
 )
-from engine.roll_player.model import Die, State
 
 RACES = ("Human", "Dwarf", "Elf", "Orc")
 CLASSES = ("Cleric", "Warrior", "Rogue", "Bard")

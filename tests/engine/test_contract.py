@@ -59,7 +59,7 @@ def test_play_replay_views_and_timeouts(name: str, seed: int) -> None:
     spectator = game.view(state, None)
     json.dumps(spectator)
     for seat in range(seats):
-        if getattr(game, "public_view", False):
+        if game.public_view:
             assert game.view(state, seat) == spectator
         command = game.timeout_command(state, seat) if seat in game.awaiting(state) else None
         if command is not None:

@@ -12,16 +12,74 @@ from typing import Any
 
 import pytest
 
-from engine.roll_builder.catalog import CITIES, EVENTS, VISIONARIES, parse_city, parse_event
-from engine.roll_builder.content import ABILITY_KINDS, Ability, City
+from engine.roll_builder.content import (
+    ABILITY_KINDS,
+    CITIES,
+    EVENTS,
+    VISIONARIES,
+    Ability,
+    City,
+    parse_city,
+    parse_event,
+    parse_visionary,
+)
+from engine.roll_builder.content.loader import ContentError, read_json
 from engine.roll_builder.hexmap import space_edges
-from engine.roll_builder.loader import ContentError, read_json
 from tests.engine.roll_builder_strategies import GAME
 
 RULEBOOK_VISIONARIES = {
     "Hatshepsut", "Zenobia", "Artemisia", "Euclid", "Ramesses II",
     "Hypatia", "Enheduanna", "Tomyris", "Akhenaten",
 }  # fmt: skip
+
+
+# The Visionary cards as the rulebook prints them (seed 003, "VISIONARIES", the nine
+# cards after the rules): goal, number, corner mark. Icons are words here.
+PRINTED = [
+    # id, metric, at, corner, the card's text
+    ("hatshepsut", "wonder_boxes", 10, 4, "Fill 10 or more boxes or spaces of your [wonder]. 4"),
+    ("zenobia", "stored_wealth", 10, 3, "Have 10 or more stored [wealth]. 3"),
+    ("artemisia", "coast_cliff_roads", 10, 2, "Have 10 or more coastal or cliff roads. 2"),
+    ("euclid", "building_cluster", 5, 3, "Place 5 of the same [building] in the same cluster. 3"),
+    ("ramesses", "wonder_points", 5, 2, "Earn 5 or more bonus [points] from your [wonder]. 2"),
+    ("hypatia", "buildings", 10, 2, "Place 10 or more [buildings]. 2"),
+    ("enheduanna", "innovations", 3, 2, "Discover 3 or more Innovations. 2"),
+    ("tomyris", "converted_strength", 10, 3, "Have 10 or more converted [strength]. 3"),
+    ("akhenaten", "converted_favor", 10, 3, "Have 10 or more converted [favor]. 3"),
+]
+HARD = {"hatshepsut": 12, "hypatia": 20, "enheduanna": 5}
+"""Our harder goals, played only with ``visionary_goals=hard``."""
+
+
+@pytest.mark.parametrize(("ident", "metric", "at", "corner", "card"), PRINTED)
+def test_visionaries_are_played_as_printed(
+    ident: str, metric: str, at: int, corner: int, card: str
+) -> None:
+    """Visionaries (rulebook): every goal, its number and its corner mark as printed;
+    the text a player reads says the same number."""
+    v = VISIONARIES[ident]
+    assert (v.goal.metric, v.goal.at, v.corner) == (metric, at, corner), card
+    assert f" {at} " in v.text
+    rulebook = GAME.setup(3, {"visionaries": [ident]}, seed=1)
+    assert rulebook.visionary_goals == "rulebook"
+    assert GAME.view(GAME.create(rulebook), None)["visionaries"][0]["goal"] == {
+        "metric": metric,
+        "at": at,
+    }
+
+
+@pytest.mark.parametrize(("ident", "metric", "at", "corner", "card"), PRINTED)
+def test_harder_goals_are_an_option(
+    ident: str, metric: str, at: int, corner: int, card: str
+) -> None:
+    """``visionary_goals=hard`` raises Hatshepsut to 12 wonder boxes, Hypatia to 20
+    buildings and Enheduanna to 5 innovations, with texts to match; every other card
+    and every corner stays as printed."""
+    hard = GAME.setup(3, {"visionaries": [ident], "visionary_goals": "hard"}, seed=1)
+    seen = GAME.view(GAME.create(hard), None)["visionaries"][0]
+    goal = HARD.get(ident, at)
+    assert (seen["goal"], seen["corner"]) == ({"metric": metric, "at": goal}, corner)
+    assert f" {goal} " in seen["text"]
 
 
 def test_enough_content() -> None:
@@ -122,6 +180,17 @@ def test_bad_event_names_the_entry() -> None:
     bad = {"id": "x", "name": "X", "target": 0, "text": "t", "abilities": []}
     with pytest.raises(ContentError, match=r"events.json\[9\].target"):
         parse_event(bad, "events.json[9]")
+
+
+@pytest.mark.parametrize(
+    "hard", [{"at": 10, "text": "t"}, {"at": 12}, {"at": 12, "text": "t", "metric": "roads"}]
+)
+def test_a_harder_goal_is_higher_and_says_so(hard: dict[str, Any]) -> None:
+    """A visionary's ``hard`` goal is a higher number for the same goal, with its text."""
+    card = {"id": "x", "name": "X", "text": "t", "goal": {"metric": "buildings", "at": 10},
+            "corner": 2, "bonus": {"points": 3}, "hard": hard}  # fmt: skip
+    with pytest.raises(ContentError, match=r"visionaries.json\[9\].hard"):
+        parse_visionary(card, "visionaries.json[9]")
 
 
 def _solo(city: str, policy: str, seed: int) -> int:

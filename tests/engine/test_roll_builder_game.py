@@ -13,7 +13,7 @@ import pytest
 
 from engine.core import get_game, rng_for
 from engine.errors import BadOptions, GameOver
-from engine.roll_builder.catalog import EVENTS
+from engine.roll_builder.content import EVENTS
 from engine.roll_builder.errors import RoadForbidden
 from engine.roll_builder.model import (
     Build,
@@ -25,6 +25,7 @@ from engine.roll_builder.model import (
     TurnFinished,
     UseDie,
     VisionaryCompleted,
+    VisionaryGoals,
 )
 from engine.roll_builder.scoring import items, total
 from tests.engine.roll_builder_strategies import GAME, E, H, given, setup, then, when
@@ -176,6 +177,28 @@ def test_visionary_solo_ignores_corner() -> None:
     assert state.players[0].bonus == (("Hypatia", 3),)
 
 
+@pytest.mark.parametrize(("goals", "completed"), [("rulebook", True), ("hard", False)])
+def test_hypatia_at_the_printed_ten_buildings(goals: VisionaryGoals, completed: bool) -> None:
+    """Visionaries: Hypatia as printed, "Place 10 or more [buildings]": ten buildings
+    complete it; with the option ``visionary_goals=hard`` they do not (20 do)."""
+    spaces = [H(c, r) for r in (2, 3, 4, 5) for c in range(1, 6)]
+    for n, done in ((10, completed), (20, True)):
+        table = given(setup(visionaries=("hypatia",), visionary_goals=goals))
+        state = edit(table, buildings=tuple((h, 1) for h in spaces[:n]))
+        events = when(state, Done(0))
+        assert (VisionaryCompleted(0, "hypatia", 0) in events) == done, (goals, n)
+
+
+def test_a_set_up_event_from_before_the_option_plays_the_harder_goals() -> None:
+    """A set-up event written before ``visionary_goals`` existed (no such field in the
+    log) was played with the harder goals, then the only ones: it loads as ``hard``."""
+    data = {"type": "set_up", "seats": 2, "cities": ["tidehaven"] * 2, "event": None,
+            "visionaries": ["hypatia"], "dice": [3, 4], "seed": 7}  # fmt: skip
+    assert GAME.events.load(data).visionary_goals == "hard"
+    assert GAME.events.trusted(data).visionary_goals == "hard"
+    assert GAME.setup(2, {}, seed=7).visionary_goals == "rulebook"
+
+
 def test_options_are_validated() -> None:
     """Room options: unknown or malformed options are refused as BadOptions."""
     for seats, options in [
@@ -187,6 +210,8 @@ def test_options_are_validated() -> None:
         (1, {"visionaries": 6}),
         (1, {"visionaries": ["zenobia", "zenobia"]}),
         (1, {"colour": "red"}),
+        (1, {"visionary_goals": "easy"}),
+        (1, {"visionary_goals": True}),
     ]:
         with pytest.raises(BadOptions):
             GAME.setup(seats, options, 1)

@@ -7,7 +7,7 @@ import random
 import attrs
 
 from engine.core import SearchBot, choose
-from engine.roll_builder.catalog import CITIES, VISIONARIES
+from engine.roll_builder.content import CITIES, VISIONARIES
 from engine.roll_builder.lookahead import bot, candidates, value, visions, worth
 from engine.roll_builder.model import Done, State, UseDie
 from engine.roll_builder.scoring import total

@@ -11,10 +11,9 @@ from typing import Any
 import attrs
 import pytest
 
-from engine.roll_builder.catalog import CITIES, EVENTS, VISIONARIES
-from engine.roll_builder.check import bounds, check_content, playable, reachable
-from engine.roll_builder.content import Ability
-from engine.roll_builder.loader import ContentError
+from engine.roll_builder.content import CITIES, EVENTS, VISIONARIES, Ability
+from engine.roll_builder.content.check import bounds, check_content, playable, reachable
+from engine.roll_builder.content.loader import ContentError
 from engine.roll_builder.model import (
     Convert,
     Converted,
@@ -189,13 +188,13 @@ def test_the_flood_is_dealt_only_with_tidehaven() -> None:
 
 def test_setup_deals_only_fitting_cards() -> None:
     """Setup refuses an event or visionary listed for other cities."""
-    import engine.roll_builder.game as game_module
+    import engine.roll_builder.setup as setup_module
     from engine.errors import BadOptions
 
     only = attrs.evolve(VISIONARIES["akhenaten"], cities=("tidehaven",))
     patched = {**VISIONARIES, "akhenaten": only}
-    original = game_module.VISIONARIES
-    game_module.VISIONARIES = patched  # type: ignore[assignment]
+    original = setup_module.VISIONARIES
+    setup_module.VISIONARIES = patched  # type: ignore[assignment]
     try:
         with pytest.raises(BadOptions):
             GAME.setup(2, {"city": "highcrag", "visionaries": ["akhenaten"]}, seed=1)
@@ -203,7 +202,7 @@ def test_setup_deals_only_fitting_cards() -> None:
             dealt = GAME.setup(2, {"city": "highcrag", "visionaries": 5}, seed=seed).visionaries
             assert "akhenaten" not in dealt
     finally:
-        game_module.VISIONARIES = original  # type: ignore[assignment]
+        setup_module.VISIONARIES = original  # type: ignore[assignment]
 
 
 # -- Visionaries: "If, on a turn, any player completes the goal"

@@ -9,8 +9,7 @@ from typing import Any
 
 import pytest
 
-from engine.roll_player.catalog import ACTIVE, CATALOG, ContentError, parse
-from engine.roll_player.components import PASSIVE
+from engine.roll_player.content import ACTIVE, CATALOG, PASSIVE, ContentError, parse
 
 
 def raw() -> dict[str, Any]:

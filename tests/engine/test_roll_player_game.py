@@ -9,9 +9,16 @@ import pytest
 from engine.core import get_game, replay
 from engine.errors import NotASeat
 from engine.roll_player import GAME
-from engine.roll_player.commands import Act, Keep, PlaceStart, Refresh, SkipAction
-from engine.roll_player.events import Drafted, SetUp
-from engine.roll_player.model import State
+from engine.roll_player.model import (
+    Act,
+    Drafted,
+    Keep,
+    PlaceStart,
+    Refresh,
+    SetUp,
+    SkipAction,
+    State,
+)
 from tests.engine.roll_player_strategies import dice, given, opening, play, rolled, then
 
 POOL = dice("red2", "blue3", "white5", "gold6")

@@ -7,21 +7,26 @@ import pytest
 
 from engine.errors import Rejection
 from engine.roll_player import GAME
-from engine.roll_player.commands import Act, Arrange, Draft, Keep, PlaceStart, SkipAction
-from engine.roll_player.events import (
+from engine.roll_player.model import (
+    Act,
     ActionDone,
     Adjusted,
     AlignmentMoved,
+    Arrange,
     CharismaTaken,
     DiceArranged,
     DiceRolled,
+    Draft,
     Drafted,
     Flipped,
+    Keep,
     Kept,
+    PlaceStart,
     Rerolled,
+    SkipAction,
+    State,
     Swapped,
 )
-from engine.roll_player.model import State
 from tests.engine.roll_player_strategies import dice, die, given, opening, rolled, then, when
 
 POOL = dice("red2", "blue3", "white5", "gold6")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.roll_player.catalog import CATALOG
+from engine.roll_player.content import CATALOG
 from engine.roll_player.model import Die, Player
 from engine.roll_player.scoring import (
     armor_stars,
@@ -56,7 +56,7 @@ def test_only_the_any_card_reading_makes_the_cleric_example_work() -> None:
     """Armor Cards: 'for their character being the Class color specified on the Armor
     card' read as *every* card of the set would make the example impossible: no four
     Chain cards are all white, so the bonus needs just one card of the colour."""
-    from engine.roll_player.catalog import CATALOG
+    from engine.roll_player.content import CATALOG
 
     chain = [c for c in CATALOG.cards.values() if c.kind == "armor" and c.set == "chain"]
     assert len(chain) >= 4 and sum(1 for c in chain if c.colour == "white") < 4

@@ -14,12 +14,11 @@ import pytest
 
 from engine.core import rng_for
 from engine.errors import BadOptions, InvalidCommand, Rejection
-from engine.rollie import game
+from engine.rollie import GAME
+from engine.rollie.content import TABLE, Face
 from engine.rollie.model import (
-    TABLE,
     Crashed,
     DicePassed,
-    Face,
     GameEnded,
     Roll,
     Rolled,
@@ -39,9 +38,9 @@ def given(
     *events: Any, seats: int = 3, bpv: int = 30, tokens: tuple[int, ...] = (2, 3, 1), first: int = 0
 ) -> State:
     """The state after a setup event (token 2 face up, then 3, then 1) and ``events``."""
-    state = game.create(SetUp(seats, bpv, len(tokens), tokens, first, seed=7))
+    state = GAME.create(SetUp(seats, bpv, len(tokens), tokens, first, seed=7))
     for event in events:
-        state = game.evolve(state, event)
+        state = GAME.evolve(state, event)
     return state
 
 
@@ -337,30 +336,30 @@ def test_rule(case: Case) -> None:
         state = with_dice(state, case.dice)
     if isinstance(case.then, str):
         with pytest.raises(Rejection) as info:
-            game.decide(state, case.when)
+            GAME.decide(state, case.when)
         assert info.value.code == case.then
     else:
-        assert game.decide(state, case.when) == case.then
+        assert GAME.decide(state, case.when) == case.then
 
 
 def test_setup_lays_out_the_table() -> None:
     """Setup: '5 piles of the same value', 'Shuffle the Start tokens ... turn one face up',
     and the First player (drawn at random) is recorded."""
-    event = game.setup(4, {}, seed=3)
+    event = GAME.setup(4, {}, seed=3)
     assert sorted(event.tokens) == [1, 2, 3, 4, 5, 6, 7]
     assert 0 <= event.first_player < 4 and event.seed == 3
     assert (event.bills_per_value, event.rounds) == (30, 7)
-    state = game.create(event)
+    state = GAME.create(event)
     assert state.bank == (30,) * 5 and state.face_up == event.tokens[:1]
     assert state.face_down == event.tokens[1:]
-    assert game.awaiting(state) == {event.first_player}
-    firsts = {game.setup(4, {}, seed).first_player for seed in range(40)}
+    assert GAME.awaiting(state) == {event.first_player}
+    firsts = {GAME.setup(4, {}, seed).first_player for seed in range(40)}
     assert firsts == {0, 1, 2, 3}
 
 
 def test_rounds_option_sets_the_number_of_start_tokens() -> None:
     """Setup: the option ``rounds`` is how many Start tokens (so rounds) there are."""
-    event = game.setup(2, {"rounds": 3, "bills_per_value": 5}, seed=1)
+    event = GAME.setup(2, {"rounds": 3, "bills_per_value": 5}, seed=1)
     assert sorted(event.tokens) == [1, 2, 3] and event.bills_per_value == 5
 
 
@@ -382,63 +381,63 @@ def test_rounds_option_sets_the_number_of_start_tokens() -> None:
 def test_bad_options_are_named(seats: Any, options: dict[str, Any], named: str) -> None:
     """Options are checked strictly; BadOptions names the option (2-6 seats)."""
     with pytest.raises(BadOptions) as info:
-        game.setup(seats, options, seed=0)
+        GAME.setup(seats, options, seed=0)
     assert info.value.details["option"] == named
 
 
 def test_default_options() -> None:
     """default_options lists every option with its default."""
-    assert game.default_options() == {"bills_per_value": 30, "rounds": 7, "priority": "arrival"}
+    assert GAME.default_options() == {"bills_per_value": 30, "rounds": 7, "priority": "arrival"}
 
 
 def test_stay_keeps_the_bet_for_the_next_round() -> None:
     """Identical Values, Stay: 'must keep their Bet in play for the next round'; End of
     Round: 'all players come back into play'."""
     state = with_dice(given(*BETS), (10, 10))
-    for event in game.decide(state, Roll(1)):
-        state = game.evolve(state, event)
+    for event in GAME.decide(state, Roll(1)):
+        state = GAME.evolve(state, event)
     assert state.bets[1] == (0, 0, 0, 1, 0) and state.bets[0] == state.bets[2] == (0,) * 5
     assert state.bank == (30, 30, 30, 29, 30)
     assert state.in_play == {0, 1, 2} and state.round == 2
     assert state.face_up == (2, 3) and state.face_down == (1,)
-    assert game.awaiting(state) == {2}
+    assert GAME.awaiting(state) == {2}
 
 
 def test_game_end_returns_bets_to_the_bank() -> None:
     """End of the Game: 'The bills remaining in the players' Bets are returned to the Bank'."""
     state = given(*BETS, Rolled(1, (0, 0)), RollieCalled(0), RoundEnded(1), GameEnded())
-    assert game.is_over(state) and state.bank == (30,) * 5
+    assert GAME.is_over(state) and state.bank == (30,) * 5
     assert state.bets == ((0,) * 5,) * 3
 
 
 def test_a_player_with_no_possible_take_may_secure() -> None:
     """Empty Pile: 'no more bills of this value can be taken' - securing stays open."""
     state = given(*SECOND_PILE, Secured(2, 2), DicePassed(1), Rolled(1, (10, 0)), bpv=1)
-    assert game.legal_commands(state, 1) == [Take(1, 0), Secure(1)]
-    state = game.evolve(state, Took(0, 0))  # seat 0 took the last 0 first
-    assert game.legal_commands(state, 1) == [Secure(1)]
-    assert game.decide(state, Secure(1)) == (Secured(1, None), DicePassed(2))
+    assert GAME.legal_commands(state, 1) == [Take(1, 0), Secure(1)]
+    state = GAME.evolve(state, Took(0, 0))  # seat 0 took the last 0 first
+    assert GAME.legal_commands(state, 1) == [Secure(1)]
+    assert GAME.decide(state, Secure(1)) == (Secured(1, None), DicePassed(2))
 
 
 def test_awaiting_and_timeouts() -> None:
     """Turn Overview: the roller is awaited, then every undecided player in play; a clock
     runs out into a roll or a secure."""
     state = given()
-    assert game.awaiting(state) == {0}
-    assert game.timeout_command(state, 0) == Roll(0)
-    assert game.timeout_command(state, 1) is None
+    assert GAME.awaiting(state) == {0}
+    assert GAME.timeout_command(state, 0) == Roll(0)
+    assert GAME.timeout_command(state, 1) is None
     state = given(ROLL_10_5, Took(1, 5))
-    assert game.awaiting(state) == {0, 2}
-    assert game.timeout_command(state, 2) == Secure(2)
-    assert game.timeout_command(state, 1) is None
-    assert game.legal_commands(state, 1) == []
-    assert game.legal_commands(state, 0) == [Take(0, 5), Take(0, 10), Secure(0)]
+    assert GAME.awaiting(state) == {0, 2}
+    assert GAME.timeout_command(state, 2) == Secure(2)
+    assert GAME.timeout_command(state, 1) is None
+    assert GAME.legal_commands(state, 1) == []
+    assert GAME.legal_commands(state, 0) == [Take(0, 5), Take(0, 10), Secure(0)]
 
 
 def test_r_lists_every_value() -> None:
     """Take a bill, R face: every value with bills left may be taken."""
     state = given(Rolled(0, ("R", 0)))
-    assert [c.value for c in game.legal_commands(state, 1) if isinstance(c, Take)] == [
+    assert [c.value for c in GAME.legal_commands(state, 1) if isinstance(c, Take)] == [
         -5,
         0,
         2,
@@ -450,13 +449,13 @@ def test_r_lists_every_value() -> None:
 def test_not_a_command() -> None:
     """decide refuses anything that is not a Rollie command with a typed rejection."""
     with pytest.raises(InvalidCommand):
-        game.decide(given(), object())
+        GAME.decide(given(), object())
 
 
 def test_public_names() -> None:
     """Each event has a short public name for clients to animate."""
     names = {
-        game.public_name(e)
+        GAME.public_name(e)
         for e in (*BETS, RollieCalled(5), Crashed(0, "rollie"), RoundEnded(1), GameEnded())
     }
     assert names == {"rolled", "took", "dice_passed", "rollie", "crash", "round_ended", "game_over"}

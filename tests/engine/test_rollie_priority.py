@@ -15,7 +15,7 @@ import attrs
 import pytest
 
 from engine.errors import BadOptions, Rejection
-from engine.rollie import game
+from engine.rollie import GAME
 from engine.rollie.model import (
     ClaimUndone,
     DicePassed,
@@ -41,9 +41,9 @@ def given(
 ) -> State:
     """The state after a setup (one bill per value; token 2 face up) and ``events``."""
     setup = SetUp(seats, bpv, len(tokens), tokens, first, seed=7, priority=priority)  # type: ignore[arg-type]
-    state = game.create(setup)
+    state = GAME.create(setup)
     for event in events:
-        state = game.evolve(state, event)
+        state = GAME.evolve(state, event)
     return state
 
 
@@ -134,52 +134,52 @@ def test_rule(case: Case) -> None:
     state = given(*case.given, priority=case.priority, first=case.first, seats=case.seats)
     if isinstance(case.then, str):
         with pytest.raises(Rejection) as info:
-            game.decide(state, case.when)
+            GAME.decide(state, case.when)
         assert info.value.code == case.then
     else:
-        assert game.decide(state, case.when) == case.then
+        assert GAME.decide(state, case.when) == case.then
 
 
 def test_undone_bill_goes_back_and_player_chooses_again() -> None:
     """Simultaneous Play note: the bill is put back and the later player 'choose[s] another'."""
     state = given(ROLL, Took(2, 10))
-    for event in game.decide(state, Take(0, 10)):
-        state = game.evolve(state, event)
+    for event in GAME.decide(state, Take(0, 10)):
+        state = GAME.evolve(state, event)
     assert state.bets[2] == (0, 0, 0, 0, 0) and state.bets[0][4] == 1 and state.pile(10) == 0
-    assert game.awaiting(state) == {1, 2}
-    assert game.legal_commands(state, 2) == [Take(2, 5), Secure(2)]
+    assert GAME.awaiting(state) == {1, 2}
+    assert GAME.legal_commands(state, 2) == [Take(2, 5), Secure(2)]
 
 
 def test_undone_secure_returns_the_bet_to_play() -> None:
     """Simultaneous Play note, Start token: the later player's Secure is undone whole."""
     state = given(ROLL, Took(0, 10), Took(1, 10), Took(2, 5), DicePassed(1), bpv=30)
-    state = game.evolve(game.evolve(state, Rolled(1, (10, 2))), Secured(2, 2))
+    state = GAME.evolve(GAME.evolve(state, Rolled(1, (10, 2))), Secured(2, 2))
     assert state.wallets[2][3] == 1 and 2 not in state.in_play
-    events = game.decide(state, Secure(1))
+    events = GAME.decide(state, Secure(1))
     assert events == (ClaimUndone(2, token=2), Secured(1, 2))
     for event in events:
-        state = game.evolve(state, event)
+        state = GAME.evolve(state, event)
     assert state.wallets[2] == (0, 0, 0, 0, 0) and state.bets[2][3] == 1
     assert 2 in state.in_play and state.tokens[2] == () and state.tokens[1] == (2,)
-    assert game.legal_commands(state, 2) == [Take(2, 2), Take(2, 10), Secure(2)]
+    assert GAME.legal_commands(state, 2) == [Take(2, 2), Take(2, 10), Secure(2)]
 
 
 def test_view_lists_provisional_claims_until_earlier_players_decide() -> None:
     """A claim is provisional only while a player earlier in turn order is undecided."""
     state = given(ROLL, Took(2, 10), seats=4)
-    assert game.view(state, None)["provisional"] == [{"seat": 2, "value": 10, "token": None}]
-    assert game.legal_commands(state, 0) == [Take(0, 5), Take(0, 10), Secure(0)]
-    assert game.legal_commands(state, 3) == [Take(3, 5), Secure(3)]
-    state = game.evolve(game.evolve(state, Took(0, 5)), Secured(1, 2))
-    assert game.view(state, None)["provisional"] == []
-    assert game.view(state, None)["priority"] == "turn"
+    assert GAME.view(state, None)["provisional"] == [{"seat": 2, "value": 10, "token": None}]
+    assert GAME.legal_commands(state, 0) == [Take(0, 5), Take(0, 10), Secure(0)]
+    assert GAME.legal_commands(state, 3) == [Take(3, 5), Secure(3)]
+    state = GAME.evolve(GAME.evolve(state, Took(0, 5)), Secured(1, 2))
+    assert GAME.view(state, None)["provisional"] == []
+    assert GAME.view(state, None)["priority"] == "turn"
 
 
 def test_priority_option() -> None:
     """The option sits beside bills_per_value and rounds; arrival is the default."""
-    assert game.default_options()["priority"] == "arrival"
-    assert game.setup(3, {}, seed=1).priority == "arrival"
-    assert game.setup(3, {"priority": "turn"}, seed=1).priority == "turn"
+    assert GAME.default_options()["priority"] == "arrival"
+    assert GAME.setup(3, {}, seed=1).priority == "arrival"
+    assert GAME.setup(3, {"priority": "turn"}, seed=1).priority == "turn"
     for bad in ("first", 1, None):
         with pytest.raises(BadOptions):
-            game.setup(3, {"priority": bad}, seed=1)
+            GAME.setup(3, {"priority": bad}, seed=1)

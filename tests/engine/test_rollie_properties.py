@@ -14,9 +14,9 @@ from hypothesis import strategies as st
 from engine.core import replay
 from engine.data import to_data
 from engine.errors import Rejection
-from engine.rollie import game
+from engine.rollie import GAME
+from engine.rollie.content import TABLE
 from engine.rollie.model import (
-    TABLE,
     Crashed,
     DicePassed,
     GameEnded,
@@ -40,7 +40,7 @@ GAMES = settings(max_examples=150, deadline=None, suppress_health_check=[HealthC
 def bound(table: Table) -> int:
     """At most: per round, one turn per bill (each turn with a take removes one) plus a
     final roll, each turn a roll and one decision per seat."""
-    opts = {**game.default_options(), **table.options}
+    opts = {**GAME.default_options(), **table.options}
     bills = len(TABLE.values) * opts["bills_per_value"]
     return opts["rounds"] * (bills + 1) * (table.seats + 1)
 
@@ -58,11 +58,11 @@ def conserved(state: State) -> None:
 def test_random_games_keep_the_laws(table: Table, rng: random.Random) -> None:
     """Bills are conserved, replay rebuilds the state, the game ends within the bound,
     and junk commands are only ever refused with a typed rejection."""
-    played = play(game, table, rng, junk=0.3, check=conserved)
-    assert game.is_over(played.state)
+    played = play(GAME, table, rng, junk=0.3, check=conserved)
+    assert GAME.is_over(played.state)
     assert played.applied <= bound(table)
-    assert replay(game, played.events) == played.state
-    result = game.result(played.state)
+    assert replay(GAME, played.events) == played.state
+    result = GAME.result(played.state)
     assert result is not None and len(result.scores) == table.seats
     assert set(result.winners) <= set(range(table.seats)) and result.winners
 
@@ -71,32 +71,32 @@ def test_random_games_keep_the_laws(table: Table, rng: random.Random) -> None:
 @given(rollie_tables(), rngs())
 def test_full_size_games_end(table: Table, rng: random.Random) -> None:
     """With 30 bills per value games end within the bound and replay exactly."""
-    played = play(game, table, rng, check=conserved)
+    played = play(GAME, table, rng, check=conserved)
     assert played.applied <= bound(table)
-    assert replay(game, played.events) == played.state
+    assert replay(GAME, played.events) == played.state
 
 
 @settings(max_examples=30, deadline=None)
-@given(rollie_tables(max_bills=10), rngs(), st.sampled_from(sorted(game.policies)))
+@given(rollie_tables(max_bills=10), rngs(), st.sampled_from(sorted(GAME.policies)))
 def test_bot_games_keep_the_laws(table: Table, rng: random.Random, name: str) -> None:
     """Bots only send legal commands (none is refused); bills are conserved."""
-    played = play(game, table, rng, check=conserved, policy=game.policies[name])
-    assert played.rejected == 0 and game.is_over(played.state)
+    played = play(GAME, table, rng, check=conserved, policy=GAME.policies[name])
+    assert played.rejected == 0 and GAME.is_over(played.state)
     assert played.applied <= bound(table)
-    assert replay(game, played.events) == played.state
+    assert replay(GAME, played.events) == played.state
 
 
 @settings(max_examples=40, deadline=None)
 @given(rollie_tables(max_bills=4), rngs(), st.data())
 def test_decide_only_raises_rejections(table: Table, rng: random.Random, data: Any) -> None:
     """Any command object in any reachable state: events or a Rejection, nothing else."""
-    played = play(game, table, rng)
+    played = play(GAME, table, rng)
     cut = data.draw(st.integers(1, len(played.events)))
-    state = replay(game, played.events[:cut])
+    state = replay(GAME, played.events[:cut])
     for _ in range(30):
         command = junk_command(rng, table.seats)
         with contextlib.suppress(Rejection):
-            game.decide(state, command)
+            GAME.decide(state, command)
 
 
 @settings(max_examples=25, deadline=None)
@@ -104,13 +104,13 @@ def test_decide_only_raises_rejections(table: Table, rng: random.Random, data: A
 def test_view_hides_the_token_order_and_seed(table: Table, rng: random.Random) -> None:
     """The view is plain JSON, the same for every viewer, and never shows the seed, the
     draw counter or the face-down tokens (only how many there are)."""
-    played = play(game, table, rng)
-    state = game.create(played.events[0])
+    played = play(GAME, table, rng)
+    state = GAME.create(played.events[0])
     for event in played.events[1:]:
-        state = game.evolve(state, event)
-        shown = game.view(state, None)
+        state = GAME.evolve(state, event)
+        shown = GAME.view(state, None)
         assert json.loads(json.dumps(shown)) == shown
-        assert all(game.view(state, s) == shown for s in range(state.seats))
+        assert all(GAME.view(state, s) == shown for s in range(state.seats))
         text = json.dumps(shown)
         assert "seed" not in text and "draws" not in text and 'face_down"' not in text
         assert shown["face_down_tokens"] == len(state.face_down)
@@ -123,7 +123,7 @@ def test_view_hides_the_token_order_and_seed(table: Table, rng: random.Random) -
 def test_view_with_a_hidden_order() -> None:
     """The order of the face-down pile appears nowhere in the view."""
     event = SetUp(3, 30, 7, (4, 7, 1, 6, 2, 5, 3), 0, seed=123456789)
-    shown = game.view(game.create(event), 1)
+    shown = GAME.view(GAME.create(event), 1)
     assert shown["face_down_tokens"] == 6 and shown["face_up_tokens"] == [4]
     text = json.dumps(shown)
     assert "123456789" not in text and "7, 1, 6" not in text and "[7, 1" not in text
@@ -131,8 +131,8 @@ def test_view_with_a_hidden_order() -> None:
 
 def test_view_when_over_has_the_breakdown() -> None:
     """Once over, the view carries scores, winners and each seat's breakdown."""
-    played = play(game, Table(4, {}, 5), random.Random(5))
-    shown = game.view(played.state, None)
+    played = play(GAME, Table(4, {}, 5), random.Random(5))
+    shown = GAME.view(played.state, None)
     assert shown["phase"] == "over"
     assert set(shown["result"]["seats"][0]) >= {"bills", "bonuses", "total"}
     assert shown["result"]["scores"] == [s["total"] for s in shown["result"]["seats"]]
@@ -160,12 +160,12 @@ EVENTS = [
 @pytest.mark.parametrize("value", COMMANDS + EVENTS, ids=repr)
 def test_wire_round_trip(value: Any) -> None:
     """Every command and event survives to_data -> JSON -> registry load unchanged."""
-    registry = game.commands if type(value) in (Roll, Take, Secure) else game.events
+    registry = GAME.commands if type(value) in (Roll, Take, Secure) else GAME.events
     data = json.loads(json.dumps(to_data(value)))
     assert registry.load(data) == value
 
 
 def test_commands_load_with_the_server_seat() -> None:
     """The server fills ``seat``; the client sends only the type and fields."""
-    assert game.commands.load({"type": "take", "value": 10}, seat=2) == Take(2, 10)
-    assert game.commands.load({"type": "roll"}, seat=0) == Roll(0)
+    assert GAME.commands.load({"type": "take", "value": 10}, seat=2) == Take(2, 10)
+    assert GAME.commands.load({"type": "roll"}, seat=0) == Roll(0)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import attrs
 
-from engine.rollie import game
+from engine.rollie import GAME
 from engine.rollie.model import SetUp
 from engine.rollie.scoring import race
 from tests.engine.test_rollie import given
@@ -32,7 +32,7 @@ def test_rulebook_end_of_game_example() -> None:
         wallets=tuple(w for w, _ in players),
         tokens=tuple(t for _, t in players),
     )
-    result = game.result(state)
+    result = GAME.result(state)
     assert result is not None
     assert result.scores == (222, 170, 193, 205)
     assert result.winners == (0,)
@@ -65,8 +65,8 @@ def test_tied_players_without_tokens_are_excluded() -> None:
 
 def test_shared_victory() -> None:
     """End of the Game: 'the player with the highest total wins' - equal totals share."""
-    state = game.create(SetUp(2, 30, 1, (1,), 0, 0))
+    state = GAME.create(SetUp(2, 30, 1, (1,), 0, 0))
     state = attrs.evolve(state, phase="over", wallets=((0, 0, 0, 0, 2),) * 2, tokens=((1,), ()))
-    result = game.result(state)
+    result = GAME.result(state)
     assert result is not None and result.winners == (0, 1) and result.scores == (20, 20)
-    assert game.result(given()) is None
+    assert GAME.result(given()) is None

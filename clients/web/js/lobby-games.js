@@ -94,6 +94,7 @@ const OPTIONS = {
       ],
     ],
     ["visionaries", range(0, 5).map((n) => [n, n ? "opt.roll-builder.visionaries.n" : "opt.roll-builder.visionaries.0", { n }])],
+    ["visionary_goals", ["rulebook", "hard"].map((v) => [v, `opt.roll-builder.visionary_goals.${v}`]), true],
   ],
 };
 

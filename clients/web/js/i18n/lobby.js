@@ -77,6 +77,10 @@ export default {
     "opt.roll-builder.visionaries.help": "Public goals: the first city to meet one scores its points.",
     "opt.roll-builder.visionaries.0": "None",
     "opt.roll-builder.visionaries.n": "{n} at random",
+    "opt.roll-builder.visionary_goals": "Visionary goals",
+    "opt.roll-builder.visionary_goals.help": "The cards' goals as printed, or three of them harder: Hatshepsut 12 wonder boxes, Hypatia 20 buildings, Enheduanna 5 innovations.",
+    "opt.roll-builder.visionary_goals.rulebook": "As printed",
+    "opt.roll-builder.visionary_goals.hard": "Harder",
   },
   "pt-BR": {
     "lobby.you": "Você",
@@ -153,5 +157,9 @@ export default {
     "opt.roll-builder.visionaries.help": "Metas públicas: a primeira cidade a cumprir uma ganha os pontos dela.",
     "opt.roll-builder.visionaries.0": "Nenhum",
     "opt.roll-builder.visionaries.n": "{n} sorteados",
+    "opt.roll-builder.visionary_goals": "Metas dos visionários",
+    "opt.roll-builder.visionary_goals.help": "As metas impressas nas cartas, ou três delas mais difíceis: Hatshepsut 12 caixas da maravilha, Hypatia 20 construções, Enheduanna 5 inovações.",
+    "opt.roll-builder.visionary_goals.rulebook": "Como impressas",
+    "opt.roll-builder.visionary_goals.hard": "Mais difíceis",
   },
 };

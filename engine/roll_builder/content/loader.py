@@ -1,8 +1,8 @@
 """Reads and validates the JSON content files, naming the bad entry on any error.
 
-``load_all()`` is called once at import (``catalog.py``); a bad file raises
-:class:`ContentError` such as ``tidehaven.json: innovations[2].cost[1]: unknown
-resource 'gold'``. The file formats are described in ``content/README.md``.
+The package (``content/__init__.py``) reads every file through it once, at import; a
+bad file raises :class:`ContentError` such as ``tidehaven.json: innovations[2].cost[1]:
+unknown resource 'gold'``. The file formats are described in ``content/README.md``.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections.abc import Collection, Mapping
 from importlib import resources
 from typing import Any
 
-from engine.roll_builder.content import (
+from engine.roll_builder.content.shapes import (
     ABILITY_KINDS,
     EDGE_KINDS,
     METRICS,

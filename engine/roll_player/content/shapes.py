@@ -2,7 +2,7 @@
 
 :data:`ACTIVE` effects are used on demand (skills, some class abilities, the
 attribute actions); :data:`PASSIVE` ones are standing rules; :data:`SCORES` are the
-trait star conditions. The catalog module loads and validates the data into these.
+trait star conditions. The package (``content/__init__.py``) loads and validates the data into these.
 """
 
 from __future__ import annotations

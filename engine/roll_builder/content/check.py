@@ -4,8 +4,9 @@ The rulebook says a Visionary or an Event that "does not work with a specific ma
 should not be played with it ("adjust set-up as necessary"). We check it once, when
 the content loads, so no table can ever be dealt a dead card:
 
-* every visionary's goal is reachable on every city it can be dealt with, with no
-  event and with every event that city can be dealt;
+* every visionary's goal (as printed, and our harder one if it has one) is reachable
+  on every city it can be dealt with, with no event and with every event that city
+  can be dealt;
 * every event is playable with every city it can be dealt with: no ability of the
   city (a road gain, an ``allow``) is switched off for the whole game, every grey
   wonder box can still open, every resource an innovation's cost circle asks for can
@@ -13,14 +14,15 @@ the content loads, so no table can ever be dealt a dead card:
 
 "Reachable" uses upper bounds (:func:`bounds`), each the most a city sheet allows
 of a metric: a goal above its bound can never be met, whatever the dice. A failing
-pair raises :class:`~engine.roll_builder.loader.ContentError` naming both.
+pair raises :class:`~engine.roll_builder.content.loader.ContentError` naming both.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
 
-from engine.roll_builder.content import (
+from engine.roll_builder.content.loader import fail
+from engine.roll_builder.content.shapes import (
     RESOURCES,
     Ability,
     City,
@@ -31,7 +33,6 @@ from engine.roll_builder.content import (
     edge_matches,
 )
 from engine.roll_builder.hexmap import Hex, neighbours, space_edges
-from engine.roll_builder.loader import fail
 
 
 def _effects(city: City) -> Iterator[Effect]:
@@ -167,11 +168,12 @@ def check_content(
         for v in visionaries.values():
             if not v.fits(city.id):
                 continue
-            for ev in dealt:
-                if not reachable(v.goal, city, ev):
-                    with_event = f" with event {ev.id}" if ev else ""
-                    raise fail(
-                        f"visionaries.json:{v.id}",
-                        f"goal {v.goal.metric} {v.goal.at} unreachable on {city.id}{with_event}"
-                        f" (at most {bounds(city, ev)[v.goal.metric]})",
-                    )
+            for goal in [g for g in (v.goal, v.hard_goal) if g is not None]:
+                for ev in dealt:
+                    if not reachable(goal, city, ev):
+                        with_event = f" with event {ev.id}" if ev else ""
+                        raise fail(
+                            f"visionaries.json:{v.id}",
+                            f"goal {goal.metric} {goal.at} unreachable on {city.id}{with_event}"
+                            f" (at most {bounds(city, ev)[goal.metric]})",
+                        )

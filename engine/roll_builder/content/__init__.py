@@ -1,9 +1,14 @@
-"""The validated content, loaded once at import: :data:`CITIES`, :data:`EVENTS`,
-:data:`VISIONARIES`.
+"""Roll Builder's designed content: two city sheets, seven events, nine visionaries.
 
-City files are ``content/<id>.json`` listed in ``content/index.json``; events and
-visionaries have one file each. Any malformed entry raises ``ContentError`` naming
-the file and the entry, so a broken sheet can never reach a game.
+The JSON files beside this module are the data (their formats: ``README.md`` here);
+they are read and validated once, at import, into :data:`CITIES`, :data:`EVENTS` and
+:data:`VISIONARIES`. The shapes they become, and the ability vocabulary, are in
+``shapes.py`` (re-exported here); ``loader.py`` reads JSON and names a bad entry;
+``check.py`` refuses a card dealt where it cannot work.
+
+City files are ``<id>.json`` listed in ``index.json``; events and visionaries have one
+file each. Any malformed entry raises ``ContentError`` naming the file and the entry,
+so a broken sheet can never reach a game.
 """
 
 from __future__ import annotations
@@ -11,21 +16,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Protocol, TypeVar
 
-from engine.roll_builder.check import check_content
-from engine.roll_builder.content import (
-    NOTHING,
-    Ability,
-    Box,
-    Building,
-    City,
-    Effect,
-    GameEvent,
-    Innovation,
-    Space,
-    Visionary,
-)
-from engine.roll_builder.hexmap import Edge, Geometry, Hex, are_neighbours, edge, offset_to_axial
-from engine.roll_builder.loader import (
+from engine.roll_builder.content.check import check_content
+from engine.roll_builder.content.loader import (
     Json,
     ability,
     array,
@@ -38,6 +30,74 @@ from engine.roll_builder.loader import (
     resource,
     text,
 )
+from engine.roll_builder.content.shapes import (
+    ABILITY_KINDS,
+    EDGE_KINDS,
+    FAVOR,
+    FOOD,
+    IDEA,
+    METRICS,
+    NO_GAINS,
+    NOTHING,
+    RESOURCES,
+    STRENGTH,
+    SUPPLIES,
+    VISIONARY_GOALS,
+    WEALTH,
+    Ability,
+    Box,
+    Building,
+    City,
+    Condition,
+    Effect,
+    Gains,
+    GameEvent,
+    Innovation,
+    Space,
+    Visionary,
+    edge_matches,
+    single,
+)
+from engine.roll_builder.hexmap import Edge, Geometry, Hex, are_neighbours, edge, offset_to_axial
+
+__all__ = [
+    "ABILITY_KINDS",
+    "CITIES",
+    "EDGE_KINDS",
+    "EVENTS",
+    "FAVOR",
+    "FOOD",
+    "IDEA",
+    "METRICS",
+    "NOTHING",
+    "NO_GAINS",
+    "RESOURCES",
+    "STRENGTH",
+    "SUPPLIES",
+    "VISIONARIES",
+    "VISIONARIES_BY_GOALS",
+    "VISIONARY_GOALS",
+    "WEALTH",
+    "Ability",
+    "Box",
+    "Building",
+    "City",
+    "Condition",
+    "Effect",
+    "Gains",
+    "GameEvent",
+    "Innovation",
+    "Space",
+    "Visionary",
+    "edge_matches",
+    "load_cities",
+    "load_events",
+    "load_visionaries",
+    "parse_city",
+    "parse_event",
+    "parse_visionary",
+    "single",
+]
 
 _TERRAIN = {"L": ("land", False), "W": ("water", False), "l": ("land", True), "w": ("water", True)}
 _CITY_KEYS = {"id", "name", "band", "legend", "rows", "cliffs", "start_roads", "buildings"}
@@ -246,15 +306,23 @@ def parse_event(data: Json, where: str) -> GameEvent:
 
 def parse_visionary(data: Json, where: str) -> Visionary:
     """A visionary from its JSON object."""
-    d = obj(data, where, {"id", "name", "goal", "corner", "bonus", "text"}, {"cities"})
+    d = obj(data, where, {"id", "name", "goal", "corner", "bonus", "text"}, {"cities", "hard"})
+    goal = condition(d["goal"], f"{where}.goal")
+    hard, hard_text = None, ""
+    if "hard" in d:
+        h = obj(d["hard"], f"{where}.hard", {"at", "text"})
+        hard = Condition(goal.metric, integer(h["at"], f"{where}.hard.at", goal.at + 1))
+        hard_text = text(h["text"], f"{where}.hard.text")
     return Visionary(
         cities=_names(d.get("cities", []), f"{where}.cities"),
         id=text(d["id"], f"{where}.id"),
         name=text(d["name"], f"{where}.name"),
-        goal=condition(d["goal"], f"{where}.goal"),
+        goal=goal,
         corner=integer(d["corner"], f"{where}.corner", 0),
         bonus=effect(d["bonus"], f"{where}.bonus"),
         text=text(d["text"], f"{where}.text"),
+        hard_goal=hard,
+        hard_text=hard_text,
     )
 
 
@@ -307,4 +375,9 @@ def load_visionaries() -> dict[str, Visionary]:
 CITIES: Mapping[str, City] = load_cities()
 EVENTS: Mapping[str, GameEvent] = load_events()
 VISIONARIES: Mapping[str, Visionary] = load_visionaries()
+"""Every visionary as printed (``visionary_goals=rulebook``, the default)."""
 check_content(CITIES, EVENTS, VISIONARIES)
+VISIONARIES_BY_GOALS: Mapping[str, Mapping[str, Visionary]] = {
+    goals: {name: v.played(goals) for name, v in VISIONARIES.items()} for goals in VISIONARY_GOALS
+}
+"""Every visionary as a table plays it, by the option ``visionary_goals``."""

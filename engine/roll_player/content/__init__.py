@@ -1,4 +1,4 @@
-"""Roll Player's components, loaded from ``content/base.json`` and validated at import.
+"""Roll Player's components: ``base.json`` (beside this module), validated at import.
 
 Every card is data. Abilities (class abilities and skills) use one small vocabulary
 of effects, :data:`ACTIVE` (used on demand) and :data:`PASSIVE` (standing rules); trait
@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from importlib import resources
 from typing import Any
 
-from engine.roll_player.components import (
+from engine.roll_player.content.shapes import (
     ACTIVE,
     ATTRS,
     CLASS_COLOURS,

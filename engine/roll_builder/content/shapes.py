@@ -2,8 +2,9 @@
 
 Every ability is an :class:`Ability` of one of :data:`ABILITY_KINDS` with parameters;
 the engine interprets the kinds (see ``effects.py``) and has no card-specific code.
-The JSON files in ``content/`` are read and validated once at import by
-``loader.py``; this module holds only the shapes and the vocabulary.
+The JSON files beside this module are read and validated once at import (the
+package's ``__init__.py``, with ``loader.py``); this module holds only the shapes and
+the vocabulary.
 """
 
 from __future__ import annotations
@@ -217,9 +218,17 @@ class GameEvent:
         return not self.cities or city in self.cities
 
 
+VISIONARY_GOALS: tuple[str, ...] = ("rulebook", "hard")
+"""The values of the option ``visionary_goals``: the goals as printed (the default), or
+our harder ones where we have them."""
+
+
 @attrs.frozen
 class Visionary:
-    """A goal card: ``corner`` points to the first to reach ``goal``, ``bonus`` to all."""
+    """A goal card: ``corner`` points to the first to reach ``goal``, ``bonus`` to all.
+
+    ``goal`` and ``text`` are the card as printed; ``hard_goal`` and ``hard_text`` (if
+    any) the same goal with a higher number, played with ``visionary_goals=hard``."""
 
     id: str
     name: str
@@ -229,7 +238,15 @@ class Visionary:
     text: str
     cities: tuple[str, ...] = ()
     """The cities it is dealt with (none listed: every city)."""
+    hard_goal: Condition | None = None
+    hard_text: str = ""
 
     def fits(self, city: str) -> bool:
         """Whether this visionary is dealt with ``city``."""
         return not self.cities or city in self.cities
+
+    def played(self, goals: str) -> Visionary:
+        """The card as a table with ``visionary_goals=goals`` plays it."""
+        if goals == "hard" and self.hard_goal is not None:
+            return attrs.evolve(self, goal=self.hard_goal, text=self.hard_text, hard_goal=None)
+        return self
