@@ -1,17 +1,19 @@
 """Quick match: "seat me at a game of X", on any node.
 
 The store holds, for each game and table size, a queue of the open public rooms
-(oldest first) that quick match fills (:class:`MatchStore`). A request:
+(oldest first) that quick match fills, each with tickets: the seats it may still hold
+there (:class:`server.store.match.MatchStore`). A request:
 
 1. takes the player's own claim (one request of a player at a time, on every node);
    a player who holds a seat from an earlier match that is still waiting gets it back;
-2. reads the oldest room of the queue; when there is none, one requester claims the
-   making of the next room (the others wait a moment and read the queue again), makes
-   it (public, waiting; ``fill_bots_after`` if asked) and puts it in the queue;
+2. takes a ticket of the oldest room of the queue; when there is none, a requester claims the
+   making of a room (at most :data:`MAKERS` at once; the others wait a moment and read
+   the queue again), makes it (public, waiting; ``fill_bots_after`` if asked) and puts
+   it in the queue;
 3. asks the room's owner to hold a free seat for the player
    (:class:`server.room.io.Reserve`: the room's core gives seats one at a time, so a room
-   is never overfilled); a room that has no seat to hold leaves the queue and the
-   request goes on to the next.
+   is never overfilled, whatever the tickets say); a room that has no seat to hold
+   (players from the lobby took them) leaves the queue and the request goes on.
 
 The hold lasts :data:`HOLD_SECONDS`: the player's ``hello`` claims it, and a hold nobody
 claims is given back by the room itself (a ``unseated`` record), so nothing is stranded.
@@ -33,10 +35,14 @@ from server.store.match import MatchStore
 
 HOLD_SECONDS = 20.0
 """How long a quick match holds a seat for its player's hello."""
-ATTEMPTS = 60
-"""Rooms (or waits for a room being made) one request tries before giving up."""
-WAIT = 0.05
+PATIENCE = 30.0
+"""Seconds one request goes on trying (rooms, or waits for a room being made) before it
+gives up with ``room/unavailable``."""
+WAIT = 0.02
 """Seconds between two reads of the queue while another request makes its room."""
+MAKERS = 3
+"""Rooms of one queue that may be in the making at once (a crowd arriving together is
+seated in parallel; at most this many rooms more than it needs are left waiting)."""
 
 
 @attrs.frozen
@@ -76,7 +82,10 @@ class Matchmaker:
             and summary.get("taken", 0) < summary.get("seats", 0)
         ):
             queue = f"mm:{summary['game']}:{summary['seats']}"
-            await self.store.queue_add(queue, str(summary["room"]), float(summary["created_at"]))
+            free = int(summary["seats"]) - int(summary.get("taken", 0))
+            await self.store.queue_add(
+                queue, str(summary["room"]), float(summary["created_at"]), free
+            )
 
     async def match(
         self, player: str, name: str, game: str, seats: int, room: Mapping[str, Any]
@@ -84,7 +93,8 @@ class Matchmaker:
         """Hold a seat for ``player`` in an open public room of ``game`` for ``seats``."""
         mine = secrets.token_hex(8)
         who = f"mm:player:{player}"
-        for _ in range(ATTEMPTS):  # one request of a player at a time
+        deadline = time.monotonic() + PATIENCE
+        while time.monotonic() < deadline:  # one request of a player at a time
             held = await self.store.claim(who, mine, 2 * self.hold, self.clock())
             if held == mine:
                 break
@@ -98,7 +108,7 @@ class Matchmaker:
         else:
             raise RoomRefusal(codes.UNAVAILABLE, "quick match is busy; try again")
         try:
-            matched = await self._match(player, name, game, seats, room)
+            matched = await self._match(player, name, game, seats, room, deadline)
         except BaseException:
             await self.store.release(who, mine)
             raise
@@ -107,32 +117,41 @@ class Matchmaker:
         return matched
 
     async def _match(
-        self, player: str, name: str, game: str, seats: int, room: Mapping[str, Any]
+        self,
+        player: str,
+        name: str,
+        game: str,
+        seats: int,
+        room: Mapping[str, Any],
+        deadline: float,
     ) -> Matched:
         queue = f"mm:{game}:{seats}"
-        for _ in range(ATTEMPTS):
-            room_id = await self.store.queue_first(queue)
+        while time.monotonic() < deadline:
+            room_id = await self.store.queue_take(queue)
             if room_id is None:
                 await self._make(queue, game, seats, room)
                 continue
             found = await self._hold(room_id, player, name)
             if found is not None:
                 return found
-            await self.store.queue_remove(queue, room_id)
+            await self.store.queue_remove(queue, room_id)  # its tickets were too many
         raise RoomRefusal(codes.UNAVAILABLE, "no room could hold a seat; try again")
 
     async def _make(self, queue: str, game: str, seats: int, room: Mapping[str, Any]) -> None:
-        """Make the queue's next room, unless another request is making it (then wait)."""
+        """Make a room of the queue, unless :data:`MAKERS` requests are making one (then
+        wait a moment)."""
         room_id = "r-" + secrets.token_hex(4)
-        making = await self.store.claim(f"{queue}:making", room_id, 10.0, self.clock())
-        if making != room_id:
-            await asyncio.sleep(WAIT)
+        for maker in range(MAKERS):
+            key = f"{queue}:making:{maker}"
+            if await self.store.claim(key, room_id, 10.0, self.clock()) != room_id:
+                continue
+            try:
+                await self.make(game, seats, room_id, {**room, "visibility": "public"})
+                await self.store.queue_add(queue, room_id, self.clock(), seats)
+            finally:
+                await self.store.release(key, room_id)
             return
-        try:
-            await self.make(game, seats, room_id, {**room, "visibility": "public"})
-            await self.store.queue_add(queue, room_id, self.clock())
-        finally:
-            await self.store.release(f"{queue}:making", room_id)
+        await asyncio.sleep(WAIT)
 
     async def _hold(self, room_id: str, player: str, name: str) -> Matched | None:
         """A seat held in ``room_id`` for ``player``, or None when it has none to give."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Mapping
+from collections.abc import Coroutine, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 import attrs
@@ -97,7 +97,14 @@ class Services:
 
     def joined(self, player: str, room_id: str, at: float) -> None:
         """A player took a seat: their list of games keeps the room (best effort)."""
-        task = asyncio.get_running_loop().create_task(self.people.add_room(player, room_id, at))
+        self._spawn(self.people.add_room(player, room_id, at))
+
+    def reopened(self, summary: dict[str, Any]) -> None:
+        """A seat of a waiting room is free again: quick match may offer it."""
+        self._spawn(self.matchmaker.enlist(summary))
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
         self.tasks.add(task)
         task.add_done_callback(self.tasks.discard)
 

@@ -389,7 +389,7 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
         cluster = Node(settings, the_store, metrics_) if is_redis(settings.store_url) else None
         rooms = Rooms(the_store, settings, metrics_, fencer=cluster)
         services = Services(settings, the_store, metrics_, rooms, cluster=cluster)
-        rooms.on_member = services.joined
+        rooms.on_member, rooms.on_reopen = services.joined, services.reopened
         metrics_.connections.fn = lambda: float(len(services.connections))
         metrics_.spectators.fn = lambda: float(
             sum(1 for c in services.connections if c.role == "spectator")

@@ -23,7 +23,7 @@ from typing import Any
 from engine.core import SearchBot
 from engine.data import to_data
 from engine.errors import Rejection
-from server.room.io import Arm, BotThought, Disarm, Think
+from server.room.io import Arm, BotThought, Disarm, Reopened, Think
 from server.room.model.records import (
     Left,
     Record,
@@ -178,6 +178,8 @@ class Clockwork:
         everyone who is here."""
         if isinstance(record, Unseated):
             self.table.unconfirmed.discard(record.seat)
+            if self.state.model.status == "waiting":
+                self.state.out.append(Reopened())
         self.table.note_host(now)
         self.table.presence(now)
 

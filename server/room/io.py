@@ -272,6 +272,12 @@ class Member:
 
 
 @attrs.frozen
+class Reopened:
+    """A seat of this waiting room is free again (a hold nobody claimed, a seat whose
+    taker left before its welcome): quick match may offer it again."""
+
+
+@attrs.frozen
 class Broken:
     """The room cannot go on from memory (another writer moved its log): close every
     peer with ``code`` and unload; the next request rebuilds it from the log."""
@@ -305,5 +311,5 @@ class Think:
 
 Output = (
     Append | SaveReply | Settle | Send | SendFrames | Close | Arm | Disarm | Finished | Broken | Count
-    | SaveSnapshot | Think | Member
+    | SaveSnapshot | Think | Member | Reopened
 )  # fmt: skip

@@ -71,10 +71,13 @@ class Rooms:
         clock: Callable[[], float] = time.time,
         fencer: Fencer | None = None,
         on_member: Callable[[str, str, float], None] | None = None,
+        on_reopen: Callable[[dict[str, Any]], None] | None = None,
     ) -> None:
         self.store = store
         self.on_member = on_member
         """Told ``(player, room, time)`` when a player takes a seat (their list of games)."""
+        self.on_reopen = on_reopen
+        """Told a waiting room's summary when a seat of it is free again (quick match)."""
         self.fencer: Fencer = fencer or StoreFencer(store)
         self.settings = settings
         self.metrics = metrics
@@ -326,7 +329,8 @@ class Rooms:
         if fence is None:
             fence = await self._claim(room_id)
         room = Room(core, self.store, self.settings, self.metrics, fence, self.clock,
-                    refence=self.fencer.refence, on_member=self.on_member)  # fmt: skip
+                    refence=self.fencer.refence, on_member=self.on_member,
+                    on_reopen=self.on_reopen)  # fmt: skip
         self.live[room_id] = room
         room.start()
         return room

@@ -61,6 +61,7 @@ from server.room.io import (
     Member,
     Output,
     PeerId,
+    Reopened,
     ResyncIn,
     SaveReply,
     SaveSnapshot,
@@ -104,10 +105,13 @@ class Room:
         clock: Callable[[], float] = time.time,
         refence: Callable[[str], Awaitable[int]] | None = None,
         on_member: Callable[[str, str, float], None] | None = None,
+        on_reopen: Callable[[dict[str, Any]], None] | None = None,
     ) -> None:
         self.core = core
         self.on_member = on_member
         """Told ``(player, room, time)`` when a player takes a seat here (their games)."""
+        self.on_reopen = on_reopen
+        """Told the room's summary when a seat of it is free again (quick match)."""
         self.refence = refence or store.fence
         self.store = store
         self.settings = settings
@@ -391,6 +395,9 @@ class Room:
             case Member():
                 if self.on_member is not None:
                     self.on_member(out.player, self.room_id, self.clock())
+            case Reopened():
+                if self.on_reopen is not None:
+                    self.on_reopen(self.summary())
             case _:
                 raise TypeError(f"{type(out).__name__} is a write: see _carry_out")
 

@@ -172,12 +172,12 @@ class Table:
         room, game = model.room_id, model.game.name
         role: Any = info.role
         snapshot = Welcome(room, game, role, viewer, token, model.seq,
-                           state.views.snapshot(viewer), now)  # fmt: skip
+                           state.views.snapshot(viewer), now, info.player)  # fmt: skip
         missed = self.fanout.missed(viewer, last_seq, model.seq)
         if missed is None or last_seq is None:
             self._send_view((peer,), snapshot, viewer, info.codec)
             return
-        resume = Welcome(room, game, role, viewer, token, last_seq, None, now)
+        resume = Welcome(room, game, role, viewer, token, last_seq, None, now, info.player)
         if not missed:
             state.send((peer,), resume)
             return

@@ -75,6 +75,10 @@ APPEND_SHA = redis_lua.sha1(redis_lua.APPEND)
 SNAPSHOT_SHA = redis_lua.sha1(redis_lua.SAVE_SNAPSHOT)
 REPLY_SHA = redis_lua.sha1(redis_lua.SAVE_REPLY)
 TIMEOUTS = {"socket_timeout": 5.0, "socket_connect_timeout": 5.0}
+POOL_SIZE = 100
+"""Connections a node's store client opens to Redis at most (redis-py's default)."""
+POOL_WAIT = 5.0
+"""Seconds a command waits for a free connection of the pool before it fails."""
 """Seconds before a Redis call counts as failed (the URL's own values win)."""
 
 
@@ -87,7 +91,12 @@ class RedisStore(GroupCommitted):
 
     def __init__(self, url: str, *, prefix: str = "rollhouse", max_batch: int = 512) -> None:
         self.prefix = prefix
-        self._client = aioredis.Redis.from_url(url, decode_responses=False, **TIMEOUTS)  # type: ignore[arg-type]
+        # A burst of requests waits for a free connection (up to the pool's timeout)
+        # rather than failing with "Too many connections" (redis-py's default pool).
+        pool = aioredis.BlockingConnectionPool.from_url(
+            url, max_connections=POOL_SIZE, timeout=POOL_WAIT, **TIMEOUTS
+        )
+        self._client = aioredis.Redis(connection_pool=pool, decode_responses=False)
         self._writer = aioredis.Redis.from_url(
             url,
             decode_responses=False,

@@ -10,7 +10,7 @@ import pytest
 
 from protocol import errors as codes
 from protocol.messages import Ack, Reject, Welcome
-from server.room.io import Close, Finished, Invite, Member, Reserve
+from server.room.io import Close, Finished, Invite, Member, Reopened, Reserve
 from tests.server.core_harness import T0, Table
 
 HOST, BEA, CY, DEE = "p-host", "p-bea", "p-cy", "p-dee"
@@ -224,6 +224,7 @@ def test_a_quick_match_hold_is_claimed_or_given_back() -> None:
     assert welcome.seat == 0 and not table.model.started
     table.fire_due(T0 + 16)  # cy never came
     assert 1 not in table.model.holders and table.records("unseated")
+    assert Reopened() in table.outputs  # quick match may offer the seat again
     assert table.welcome(table.join(2, "dee", player=DEE), 2).seat == 1
     assert table.model.started
 
