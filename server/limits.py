@@ -13,6 +13,7 @@ with a table of times. What they guard, their settings and their refusals:
 | messages per connection | ``rate_per_second`` (30, bursts of 60) | ``room/rate_limited`` (reject or error) |
 | resync requests per connection | ``resyncs_per_second`` (1, bursts of 5) | ``room/rate_limited`` error |
 | refusals per connection | ``refusals_burst`` (20, refilled at the message rate) | close 4000 ``room/rate_limited`` |
+| wrong invite codes per address | :data:`INVITE_GUESSES` (30 a minute) | HTTP 429 ``http/rate_limited``, close 4000 ``room/rate_limited`` |
 
 The client address is the socket's peer, or, when that peer is one of
 ``trusted_proxies``, the last address in ``X-Forwarded-For`` that is not itself a
@@ -23,6 +24,11 @@ from __future__ import annotations
 
 from collections import OrderedDict, deque
 from collections.abc import Iterable, Mapping
+
+INVITE_GUESSES = 30
+"""Wrong invite codes one address may bring in a minute, over HTTP and websockets
+together (counted in the store, so on every node); past them every code is refused,
+a right one too, so that the answers tell nothing."""
 
 
 class TokenBucket:

@@ -46,9 +46,8 @@ async def _log(request: Request) -> tuple[str, list[tuple[int, dict[str, Any]]]]
     log = [(r.seq, r.data) for r in records]
     if (log[0][1].get("room") or {}).get("visibility") == "private":
         visitor = await visitor_of(request)
-        seen = may_see(history.final_model(room_id, log), visitor)
-        await guarded(request, visitor, seen)
-        if not seen:  # as for a room that does not exist
+        model = history.final_model(room_id, log)
+        if not await guarded(request, visitor, lambda: may_see(model, visitor)):
             raise RoomRefusal(codes.ROOM_NOT_FOUND, f"no room {room_id!r}")
     return room_id, log
 

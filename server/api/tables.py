@@ -15,6 +15,7 @@ invite codes are bounded per address (:data:`INVITE_GUESSES` a minute).
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from typing import Any
 
 from starlette.requests import Request
@@ -23,16 +24,15 @@ from starlette.responses import JSONResponse, Response
 from engine.errors import BadOptions
 from protocol import errors as codes
 from protocol.text import clean_name
-from server.api.auth import address_of, people_of, player_of, require_player
+from server.api.auth import address_of, player_of, require_player
 from server.api.bodies import json_object
 from server.errors import RoomRefusal
+from server.limits import INVITE_GUESSES
+from server.people import address_key
 from server.room.access import Visitor, summary_visible
 from server.room.rooms import INVITE_BYTES
 from server.room.views import public_summary
 from server.services import Services
-
-INVITE_GUESSES = 30
-"""Wrong invite codes an address may bring in a minute before it is refused (429)."""
 
 
 async def visitor_of(request: Request) -> Visitor:
@@ -42,23 +42,32 @@ async def visitor_of(request: Request) -> Visitor:
     return Visitor(None if player is None else player.id, invite)
 
 
-async def guarded(request: Request, visitor: Visitor, seen: bool) -> None:
-    """Count a wrong invite code against the address; refuse past the bound."""
-    if visitor.invite is None or seen:
-        return
+def invite_key(address: str) -> str:
+    """The shared counter of an address's wrong invite codes (HTTP and websocket alike)."""
+    return f"invite:{address_key(address)}"
+
+
+async def guarded(request: Request, visitor: Visitor, seen: Callable[[], bool]) -> bool:
+    """Whether the visitor may see the room (``seen()``), with wrong invite codes bounded
+    per address: past :data:`INVITE_GUESSES` a minute every code is refused, a right one
+    too (or the answers would tell a right guess from a wrong one)."""
+    if visitor.invite is None:
+        return seen()
     services: Services = request.app.state.services
-    tries = await people_of(request).hit(f"invite:{address_of(request)}", 60.0)
-    if tries > INVITE_GUESSES:
+    key = invite_key(address_of(request))
+    if await services.people.hit(key, 60.0, add=0) >= INVITE_GUESSES:
         services.metrics.refused.inc(limit="invite")
         raise RoomRefusal(codes.HTTP_RATE_LIMITED, "too many invite codes tried; wait a minute")
+    if seen():
+        return True
+    await services.people.hit(key, 60.0)
+    return False
 
 
 async def visible(request: Request, summary: dict[str, Any]) -> dict[str, Any]:
     """``summary`` as the visitor may have it, or room/not_found."""
     visitor = await visitor_of(request)
-    seen = summary_visible(summary, visitor)
-    await guarded(request, visitor, seen)
-    if not seen:
+    if not await guarded(request, visitor, lambda: summary_visible(summary, visitor)):
         raise RoomRefusal(codes.ROOM_NOT_FOUND, f"no room {summary.get('room')!r}")
     return public_summary(summary)
 

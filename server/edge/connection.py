@@ -43,7 +43,8 @@ from protocol.messages import (
 )
 from protocol.text import clean_name
 from server.errors import RoomRefusal
-from server.limits import TokenBucket
+from server.limits import INVITE_GUESSES, TokenBucket
+from server.people import address_key
 from server.room.handle import RoomHandle
 from server.room.io import PeerId
 from server.services import Services
@@ -73,13 +74,15 @@ class Connection:
     """The server side of one socket; implements the room's ``Peer``."""
 
     __slots__ = ("_hello_task", "_hello_timer", "_waiting", "address", "bucket", "closing",
-                 "codec", "codec_name", "gone", "link", "pid", "refusals", "resyncs", "role",
-                 "room", "seat", "services")  # fmt: skip
+                 "codec", "codec_name", "gone", "guessing", "link", "pid", "refusals", "resyncs",
+                 "role", "room", "seat", "services")  # fmt: skip
 
     def __init__(self, link: Link, codec: Codec, services: Services, address: str = "") -> None:
         self.link = link
         self.address = address
         """The client's address (for the limits that count per address)."""
+        self.guessing: str | None = None
+        """The counter of wrong invite codes, while a hello with one is answered."""
         self.codec = codec
         self.codec_name = codec.name
         self.services = services
@@ -120,9 +123,15 @@ class Connection:
             self.link.write(frames)
 
     def close_with(self, code: str, message: str) -> None:
-        """A fatal error: send it, then close 4000 with the code as the reason."""
+        """A fatal error: send it, then close 4000 with the code as the reason (a hello
+        with an invite code refused as room/not_found counts as a wrong code)."""
         if self.closing:
             return
+        if code == codes.ROOM_NOT_FOUND and self.guessing is not None:
+            work = self.services.people.hit(self.guessing, 60.0)
+            task = asyncio.get_running_loop().create_task(work)
+            self.services.tasks.add(task)
+            task.add_done_callback(self.services.tasks.discard)
         self.send_frame(self.encode(Error(code, message, None, True)))
         self.closing = True
         self.link.close(CLOSE_APP_ERROR, code)
@@ -159,7 +168,8 @@ class Connection:
             self.reply_error(codes.ALREADY_JOINED, "this connection has joined a room already")
         elif (message := self._admissible(message)) is not None:
             self._stop_hello_timer()
-            room = self._live(message.room) if message.session is None else None
+            fast = message.session is None and message.invite is None
+            room = self._live(message.room) if fast else None
             if room is not None:
                 self._enter(room, message, None)
                 return
@@ -245,6 +255,13 @@ class Connection:
         room found (or loaded)."""
         services, cluster = self.services, self.services.cluster
         player = None
+        if hello.invite is not None:  # wrong invite codes are bounded per address
+            key = f"invite:{address_key(self.address)}"
+            if await services.people.hit(key, 60.0, add=0) >= INVITE_GUESSES:
+                services.metrics.refused.inc(limit="invite")
+                self.close_with(codes.RATE_LIMITED, "too many invite codes tried; wait a minute")
+                return
+            self.guessing = key
         if hello.session is not None:
             found = await services.people.authenticate(hello.session, self.address)
             if found is None:

@@ -181,11 +181,12 @@ class People:
         end)."""
         return await self.store.rooms(player_id, cursor, limit)
 
-    async def hit(self, key: str, window: float) -> int:
-        """Count one attempt for ``key`` now; the attempts in the last ``window`` seconds,
-        this one included, on every node (a sliding-window estimate). ``key``: 1-200
-        printable ASCII characters, no spaces or braces (use :func:`address_key`)."""
-        return await self.store.hit(key, window, self.clock())
+    async def hit(self, key: str, window: float, add: int = 1) -> int:
+        """Count ``add`` attempts for ``key`` now (0: only look); the attempts in the last
+        ``window`` seconds, these included, on every node (a sliding-window estimate).
+        ``key``: 1-200 printable ASCII characters, no spaces or braces (use
+        :func:`address_key`)."""
+        return await self.store.hit(key, window, self.clock(), add)
 
     # --- inside ---
 

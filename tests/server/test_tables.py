@@ -212,3 +212,34 @@ async def test_a_v1_client_plays_a_public_room_and_never_sees_v2(
         while (message := json.loads(await ws.recv()))["type"] != "error":
             pass
         assert message["code"] == "protocol/unknown_type"
+
+
+async def test_guessing_invite_codes_is_bounded_per_address(
+    live_server: LiveServer, http: httpx.AsyncClient
+) -> None:
+    """Thirty wrong codes a minute from one address (HTTP and websocket counted together);
+    past them the right code is refused too, so a guess learns nothing; counted in
+    /metrics."""
+    _, ann = await guest(http, "Ann")
+    made = await http.post(
+        "/api/rooms", json={"game": "rollie", "seats": 2, "room": {"visibility": "private"}},
+        headers=auth(ann),
+    )  # fmt: skip
+    room, code = made.json()["room"], made.json()["invite"]
+    for i in range(20):
+        wrong = await http.get(f"/api/rooms/{room}?invite=guess-{i:04d}")
+        assert wrong.status_code == 404
+    for i in range(10):
+        sock, refused = await Socket.hello(live_server, room=room, role="spectator", invite=f"g{i}")
+        assert refused["code"] == "room/not_found"
+        await sock.close()
+    for _ in range(50):  # the websocket's counts land in the background
+        if (await http.get(f"/api/rooms/{room}?invite={code}")).status_code == 429:
+            break
+    limited = await http.get(f"/api/rooms/{room}?invite={code}")
+    assert (limited.status_code, limited.json()["error"]["code"]) == (429, "http/rate_limited")
+    sock, refused = await Socket.hello(live_server, room=room, role="spectator", invite=code)
+    assert refused["code"] == "room/rate_limited"
+    await sock.close()
+    assert 'rollhouse_limit_refusals_total{limit="invite"}' in (await http.get("/metrics")).text
+    assert (await http.get(f"/api/rooms/{room}", headers=auth(ann))).status_code == 200
