@@ -44,7 +44,7 @@ class Refuse:
     code: str
     message: str
     limit: str | None = None
-    """The ``rollhouse_refused_total`` label this refusal counts under, if any."""
+    """The ``rollhouse_limit_refusals_total`` label this refusal counts under, if any."""
 
     def response(self) -> Response:
         """The HTTP answer: ``{"error": {"code", "message"}}`` with the status."""
