@@ -163,7 +163,7 @@ class Clockwork:
         state, model = self.state, self.state.model
         if state.armed or self.bot_due or self.table.unconfirmed or self.backoff_until:
             return False
-        if self.table.host_gone is not None or _waits_for_people(model):
+        if (self.table.host_gone is not None and not model.is_over) or waits_for_people(model):
             return False
         if (
             self.table.presence_at is not None
@@ -217,7 +217,7 @@ class Clockwork:
         """Who the host role passes to, if the host has been gone past the room's grace:
         the seated player in the lowest seat who is here."""
         state, model, gone = self.state, self.state.model, self.table.host_gone
-        if gone is None or now + EARLY < gone + model.host_grace:
+        if gone is None or model.is_over or now + EARLY < gone + model.host_grace:
             return None
         for seat in sorted(state.seated):
             info = model.holders.get(seat)
@@ -275,7 +275,7 @@ class Clockwork:
         fill = _fill_due(model)
         if fill is not None:
             people.append(fill)
-        if self.table.host_gone is not None and model.host is not None:
+        if self.table.host_gone is not None and model.host is not None and not model.is_over:
             people.append(self.table.host_gone + model.host_grace)
         if people:
             wanted["people"] = min(people)
@@ -302,6 +302,6 @@ def _fill_due(model: Any) -> float | None:
     return float(model.created_at) + float(after)
 
 
-def _waits_for_people(model: Any) -> bool:
+def waits_for_people(model: Any) -> bool:
     """Seats held for players, or a fill with bots to come."""
     return any(h.hold is not None for h in model.holders.values()) or _fill_due(model) is not None

@@ -51,7 +51,7 @@ import logging
 from protocol import errors as codes
 from protocol.messages import Presence
 from server.room.acts import Acts
-from server.room.clock import Clockwork
+from server.room.clock import Clockwork, waits_for_people
 from server.room.commands import Deciding
 from server.room.fanout import Fanout, PatchHistory
 from server.room.io import (
@@ -248,8 +248,11 @@ class RoomCore:
 
     @property
     def needs_driver(self) -> bool:
-        """Whether time alone moves this room (clocks, hosted bots, takeovers)."""
+        """Whether time alone moves this room (clocks, hosted bots, takeovers; seats held
+        for players, bots to come)."""
         model = self.model
+        if waits_for_people(model):
+            return True
         bots = any(h.bot is not None for h in model.holders.values())
         return model.live and (model.clock > 0 or bots or model.takeover_after is not None)
 
