@@ -36,6 +36,7 @@ from typing import Any
 
 import attrs
 
+from clients import progress
 from clients.bench.game import PLAYERS
 from clients.bench.proc import start_bare, start_redis, start_server, stop_process
 from clients.bench.report import render, summarise
@@ -118,17 +119,30 @@ def _ratio(row: dict[str, Any], bare: dict[str, Any], key: str) -> float | None:
     return float(f"{ours / theirs:.4g}") if ours and theirs else None
 
 
-def run_all(args: argparse.Namespace) -> dict[str, Any]:
+def expected_seconds(args: argparse.Namespace) -> float:
+    """About how long one target takes: its window (twice with ``--open-loop``) and the
+    start of its processes (with ``--games``, a guess): the progress bar's unit."""
+    window = float(args.seconds if args.seconds is not None else 2.0 * args.games)
+    return window * (2 if args.open_loop else 1) + 4.0
+
+
+def run_all(args: argparse.Namespace, shown: progress.Bar | None = None) -> dict[str, Any]:
     """Every store, then the bare baseline; the summary as plain data."""
+    shown = shown or progress.Bar("bench", 0, shown=False)
+    each = expected_seconds(args)
     results: dict[str, Any] = {}
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="rollhouse-bench-") as tmp_name:
         tmp = Path(tmp_name)
         for store in args.store_list:
+            shown.now(f"{args.game}, {store} store")
             results[store] = bench_store(args, store, tmp)
+            shown.advance(each)
         windows = [r["seconds"] for r in results.values()]
         bare_seconds = args.seconds or min(max(windows, default=10.0), 30.0)
+        shown.now(f"{args.game}, the bare websockets server")
         bare = bench_bare(args, tmp, bare_seconds)
+        shown.advance(each)
     for row in results.values():
         row["ratio_to_bare"] = _ratio(row, bare, "commands_per_second")
         row["ratio_per_server_cpu"] = _ratio(row, bare, "commands_per_server_cpu_second")
@@ -172,7 +186,9 @@ def run(args: argparse.Namespace) -> int:
         print("--rate must be above 0")
         return 2
     args.store_list = stores
-    summary = run_all(args)
+    total = expected_seconds(args) * (len(stores) + 1)
+    with progress.bar("bench", total, progress.wanted(args.json)) as shown:
+        summary = run_all(args, shown)
     print(json.dumps(summary) if args.json else render(summary))
     return 0
 

@@ -19,11 +19,12 @@ import json
 import random
 import statistics
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
 
+from clients import progress
 from engine.core import Game, Result, apply, choose, games, get_game
 from engine.errors import Rejection
 
@@ -93,18 +94,21 @@ def simulate(
     seed: int,
     names: Sequence[str] | None = None,
     options: dict[str, Any] | None = None,
+    on_game: Callable[[GameRun], None] | None = None,
 ) -> dict[str, Any]:
-    """Play ``count`` games and summarise them as plain data."""
+    """Play ``count`` games and summarise them as plain data (``on_game`` is told of
+    each game as it ends: the progress bar)."""
     game = get_game(game_name)
     names = list(names or game.policies)
     unknown = [n for n in names if n not in game.policies]
     if unknown:
         raise ValueError(f"unknown policies {unknown}; {game_name} has {sorted(game.policies)}")
     started = time.perf_counter()
-    runs = [
-        play_game(game, players, seat_policies(names, players, i), seed + i, options)
-        for i in range(count)
-    ]
+    runs = []
+    for i in range(count):
+        runs.append(play_game(game, players, seat_policies(names, players, i), seed + i, options))
+        if on_game is not None:
+            on_game(runs[-1])
     elapsed = time.perf_counter() - started
     return summarise(game_name, players, seed, runs, elapsed)
 
@@ -141,6 +145,7 @@ def summarise(
         "commands_applied": applied,
         "seconds": round(elapsed, 4),
         "commands_per_second": round(applied / elapsed) if elapsed > 0 else None,
+        "games_per_second": round(len(runs) / elapsed, 2) if elapsed > 0 else None,
     }
     rounds = [r.result.detail.get("rounds") for r in runs]
     if rounds and all(isinstance(n, int) for n in rounds):
@@ -228,7 +233,7 @@ def render(summary: dict[str, Any]) -> str:
     """A short human summary."""
     lines = [
         f"{summary['games']} games of {summary['game']} with {summary['players']} players"
-        f" (seed {summary['seed']})",
+        f" (seed {summary['seed']}), seats alternating between {', '.join(summary['policies'])}",
         f"  mean commands per game: {summary['mean_commands']}",
     ]
     if "mean_rounds" in summary:
@@ -256,7 +261,7 @@ def render(summary: dict[str, Any]) -> str:
             lines.append(f"    {label:>14}: {row['rate']:.0%} of {row['seats']} seats")
     lines.append(
         f"  {summary['commands_applied']} commands applied in {summary['seconds']} s:"
-        f" {summary['commands_per_second']} commands/s"
+        f" {summary['commands_per_second']} commands/s, {summary['games_per_second']} games/s"
     )
     return "\n".join(lines)
 
@@ -272,9 +277,23 @@ def run(args: argparse.Namespace) -> int:
         print(f"{game.title} seats {game.min_seats} to {game.max_seats} players")
         return 2
     names = [n for n in args.policies.split(",") if n] if args.policies else None
+    playing = ", ".join(names or game.policies)
+    title = f"simulate {args.game}"
     try:
         options = {**game.default_options(), **parse_options(args.option)}
-        summary = simulate(args.game, args.players, args.games, args.seed, names, options)
+        with progress.bar(title, args.games, progress.wanted(args.json)) as shown:
+            started, applied = time.perf_counter(), 0
+
+            def on_game(run: GameRun) -> None:
+                nonlocal applied
+                applied += run.applied
+                rate = applied / max(time.perf_counter() - started, 1e-9)
+                shown.now(f"{args.players} players: {playing}; {rate:,.0f} commands/s")
+                shown.advance()
+
+            summary = simulate(
+                args.game, args.players, args.games, args.seed, names, options, on_game
+            )
     except (ValueError, Rejection) as exc:
         print(exc)
         return 2

@@ -164,7 +164,7 @@ def test_bench_all_reads_every_target_from_its_parts() -> None:
     from clients.bench import suite
 
     parts = json.loads((Path(__file__).parent / "data" / "bench_all_parts.json").read_text())
-    assert set(parts) == {name for name, _ in suite.parts(10)}
+    assert set(parts) == {name for name, _, _ in suite.parts(10)}
     rows = suite.table(parts)
     assert len(rows) == len(suite.targets())
     assert not [r for r in rows if str(r["measured"]).startswith("(")], rows
