@@ -38,6 +38,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from clients import progress
 from clients.bench.proc import (
     child_env,
     free_port,
@@ -254,13 +255,18 @@ async def one_kill(nodes: list[Node], victim: Node, rooms: int) -> list[float]:
                     await asyncio.wait_for(p.close(), 5)
 
 
-async def failovers(nodes: list[Node], kills: int, rooms: int) -> dict[str, Any]:
+async def failovers(
+    nodes: list[Node], kills: int, rooms: int, shown: progress.Bar | None = None
+) -> dict[str, Any]:
     load_before = load_average()
     times: list[float] = []
     for k in range(kills):
         victim = nodes[k % len(nodes)]
         times += await one_kill(nodes, victim, rooms)
         await asyncio.to_thread(victim.start)  # back, same id and port, for the next kill
+        if shown is not None:
+            shown.now(f"failover: SIGKILL {k + 1} of {kills}")
+            shown.advance(nodes[0].lease + KILL_EXTRA)
     return {
         "kills": kills,
         "rooms": len(times),
@@ -277,7 +283,8 @@ async def failovers(nodes: list[Node], kills: int, rooms: int) -> dict[str, Any]
 # -- the command -----------------------------------------------------------------------
 
 
-def run_all(args: argparse.Namespace) -> dict[str, Any]:
+def run_all(args: argparse.Namespace, shown: progress.Bar | None = None) -> dict[str, Any]:
+    shown = shown or progress.Bar("bench-cluster", 0, shown=False)
     out: dict[str, Any] = {
         "machine": {"cpus": os.cpu_count(), "python": platform.python_version()},
         "rooms": args.rooms,
@@ -286,12 +293,29 @@ def run_all(args: argparse.Namespace) -> dict[str, Any]:
     }
     with tempfile.TemporaryDirectory(prefix="rollhouse-bench-cluster-") as tmp_name:
         tmp = Path(tmp_name)
-        out["throughput"] = [throughput(args, n, tmp / f"n{n}") for n in args.node_counts]
+        out["throughput"] = []
+        for n in args.node_counts:
+            shown.now(f"throughput with {n} node(s)")
+            out["throughput"].append(throughput(args, n, tmp / f"n{n}"))
+            shown.advance(args.seconds + THROUGHPUT_START)
         with cluster(max(2, max(args.node_counts)), tmp / "hop", args.lease) as (nodes, _):
+            shown.now(f"a command across nodes ({args.relay_commands} each way)")
             out["hop"] = asyncio.run(hop(nodes, args.relay_commands))
+            shown.advance(HOP_SECONDS)
             if args.kills:
-                out["failover"] = asyncio.run(failovers(nodes, args.kills, args.kill_rooms))
+                shown.now(f"failover: {args.kills} SIGKILLs")
+                kills = failovers(nodes, args.kills, args.kill_rooms, shown)
+                out["failover"] = asyncio.run(kills)
     return out
+
+
+# about how long each step takes on two cores (the progress bar's weights)
+THROUGHPUT_START, HOP_SECONDS, KILL_EXTRA = 8.0, 5.0, 2.0
+
+
+def expected_seconds(args: argparse.Namespace) -> float:
+    throughput = len(args.node_counts) * (args.seconds + THROUGHPUT_START)
+    return float(throughput + HOP_SECONDS + args.kills * (args.lease + KILL_EXTRA))
 
 
 def _pair(figure: dict[str, Any]) -> str:
@@ -339,7 +363,8 @@ def run(args: argparse.Namespace) -> int:
     if not args.node_counts or min(args.node_counts) < 1 or args.rooms < 1 or args.kills < 0:
         print("--nodes is a list like 1,2,3; --rooms at least 1; --kills at least 0")
         return 2
-    summary = run_all(args)
+    with progress.bar("bench-cluster", expected_seconds(args), progress.wanted(args.json)) as bar:
+        summary = run_all(args, bar)
     print(json.dumps(summary) if args.json else render(summary))
     return 0
 
