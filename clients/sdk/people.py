@@ -129,7 +129,7 @@ class Account:
             except RequestRefused as exc:
                 if exc.code != codes.UNAUTHORIZED:
                     raise
-                self._forget()
+                self.forget()
         return await self.guest(name)
 
     async def logout(self) -> None:
@@ -138,14 +138,14 @@ class Account:
             if self.session is not None:
                 await self._call("DELETE", "/api/sessions/current", auth=True)
         finally:
-            self._forget()
+            self.forget()
 
     async def logout_everywhere(self) -> None:
         """Every session of this player ends, on every device, this one too."""
         try:
             await self._call("DELETE", "/api/sessions", auth=True)
         finally:
-            self._forget()
+            self.forget()
 
     # -- tables ----------------------------------------------------------------------------------
 
@@ -291,7 +291,8 @@ class Account:
             self.saved.save(self.url, self.session, self.player)
         return self.player
 
-    def _forget(self) -> None:
+    def forget(self) -> None:
+        """Forget the session here (the server still knows it: see :meth:`logout`)."""
         self.session, self.player = None, None
         if self.saved is not None:
             self.saved.forget(self.url)
