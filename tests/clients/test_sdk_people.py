@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import re
 import stat
 from pathlib import Path
 from typing import Any
@@ -291,3 +292,23 @@ async def test_quick_match_and_my_games(live_server: LiveServer) -> None:
     assert info.value.code == "player/unauthorized"
     for client in clients:
         await client.close()
+
+
+async def test_the_readme_people_example_runs_as_written(
+    live_server: LiveServer,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The README's second Python example (players, a private table, chat) runs against a
+    real server and prints the refusals it promises."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    block = re.findall(r"```python\n(.*?)```", readme, re.S)[1]
+    namespace: dict[str, object] = {}
+    exec(compile(block, "README.md", "exec"), namespace)
+    await asyncio.wait_for(namespace["friends"](live_server.url), 30)  # type: ignore[operator]
+    out = capsys.readouterr().out
+    assert "refused: room/not_host" in out and "a stranger gets room/not_found" in out
+    saved = tmp_path / ".rollhouse" / "sessions.json"
+    assert stat.S_IMODE(saved.stat().st_mode) == 0o600
