@@ -202,6 +202,16 @@ class Account:
         params = {"cursor": cursor, "limit": limit}
         return await self._call("GET", "/api/me/rooms", params=params, auth=True)  # type: ignore[no-any-return]
 
+    async def history(
+        self, room_id: str, after: int = 0, limit: int = 100, invite: str | None = None
+    ) -> dict[str, Any]:
+        """The room's records after seq ``after``: ``{"events": [entry, ...], "next"}``
+        (docs/protocol.md 12; chat lines and host actions are ``act`` entries, a hidden
+        line's text is gone)."""
+        path = f"/api/rooms/{_quote(room_id)}/events"
+        params = {"from": after, "limit": limit, "invite": invite}
+        return await self._call("GET", path, params=params, auth=None)  # type: ignore[no-any-return]
+
     async def export(self, room_id: str, invite: str | None = None) -> list[str]:
         """A finished game's export, as JSON lines (``room/not_finished`` before the end)."""
         path = f"/api/rooms/{_quote(room_id)}/export"

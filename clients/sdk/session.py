@@ -23,6 +23,8 @@ The rules (docs/protocol.md 4, 5, 7 and 10):
 - a command (or an act) is sent at once while a socket is open, else when the next one
   opens;
 - an ack or a reject settles its command or act; a resync the mirror asks for is sent;
+- a welcome to a seat drops the invite code: the seat (its token, or the session) is the
+  way back in, and a code revoked since would only count as a wrong guess;
 - after an error, :func:`outcome`: a non-fatal one changes nothing; a fatal one is followed
   by a reconnect with backoff, at once for ``room/moved``, never for a final code (then
   the unanswered commands are dropped: nothing will answer them).
@@ -34,7 +36,15 @@ from typing import Any, Literal
 
 import attrs
 
-from clients.sdk.mirror import Acked, Action, Mirror, Rejected, RequestResync, ServerError
+from clients.sdk.mirror import (
+    Acked,
+    Action,
+    Mirror,
+    Rejected,
+    RequestResync,
+    ServerError,
+    Welcomed,
+)
 from protocol.errors import MOVED, RATE_LIMITED, REPLACED
 from protocol.messages import Act, ClientMessage, Command, Hello, Resync, Role, ServerMessage
 
@@ -170,6 +180,8 @@ class Session:
                     self.pending.pop(cmd_id, None)
                 case Rejected(reject=reject):
                     self.pending.pop(reject.id, None)
+                case Welcomed(welcome=welcome) if welcome.seat is not None:
+                    self.invite = None  # seated: the seat is the way back in, not the code
                 case ServerError(error=error):
                     step.outcome = self.ended(error.code, error.fatal, error.message)
                     step.resync_later = (

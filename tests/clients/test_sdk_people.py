@@ -312,3 +312,33 @@ async def test_the_readme_people_example_runs_as_written(
     assert "refused: room/not_host" in out and "a stranger gets room/not_found" in out
     saved = tmp_path / ".rollhouse" / "sessions.json"
     assert stat.S_IMODE(saved.stat().st_mode) == 0o600
+
+
+async def test_no_spectators_and_the_acts_in_the_history(live_server: LiveServer) -> None:
+    """watch=False keeps spectators out (room/no_spectators, no retries); chat lines and
+    host actions are act records of the history, a hidden line's text gone from it; a
+    seated player's client forgets the invite code it came with."""
+    ann, bea = await guest(live_server, "Ann"), await guest(live_server, "Bea")
+    made = await ann.create_room("rollie", 3, visibility="private", watch=False)
+    room = made["room"]
+    with pytest.raises(ConnectionLost) as lost:
+        await bea.join(room, role="spectator", invite=made["invite"])
+    assert lost.value.code == "room/no_spectators"
+    host = await ann.join(room)
+    seated = await bea.join(room, invite=made["invite"])
+    assert seated.session.invite is None and seated.session.hello().invite is None
+    kept = await seated.chat("first")
+    gone = await seated.chat("second")
+    await host.lock()
+    await host.hide(gone)
+    entries = (await bea.history(room))["events"]
+    acts = [(e["seq"], e["name"], e.get("act")) for e in entries if e["kind"] == "act"]
+    assert [name for _, name, _ in acts] == ["invite", "chat", "chat", "lock", "hide"]
+    assert acts[0][2] == {"type": "invite"}  # not even the code's digest
+    assert acts[1] == (kept, "chat", {"type": "chat", "channel": "players", "text": "first"})
+    assert "second" not in json.dumps(entries)
+    with pytest.raises(RequestRefused) as info:
+        await Account(live_server.url, keep=False).history(room)
+    assert info.value.code == "room/not_found"
+    for client in (host, seated):
+        await client.close()
