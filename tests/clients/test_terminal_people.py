@@ -290,3 +290,23 @@ async def test_the_commands_run_from_a_shell(live_server: LiveServer, tmp_path: 
     link = invite_link(url, "r-00000000", "x")
     code, out = await cli("play", link, stdin=b"quit\n")
     assert code == 1 and "room/not_found" in out
+
+
+async def test_a_slash_command_typed_in_the_live_table(live_server: LiveServer) -> None:
+    """In the live table, '/lock' then Enter locks the host's room; the outcome lands on
+    the status line; a chat line typed after 't' shows in the chat panel."""
+    ann = Account(live_server.url, keep=False)
+    await ann.guest("Ann")
+    room = (await ann.create_room("rollie", 2))["room"]
+    client = await ann.join(room)
+    table = LiveTable(client, room, ann)
+    for key in "/lock\r":
+        table.key(key)
+    await asyncio.wait_for(asyncio.gather(*table.tasks), 10)
+    assert table.message.startswith("seats locked (seq") and table.typing is None
+    for key in "thello there\r":
+        table.key(key)
+    await asyncio.wait_for(asyncio.gather(*table.tasks), 10)
+    await client.wait_for(lambda v: bool(v["chat"]["players"]))
+    assert "Ann: hello there" in to_text(table.frame(0.0))
+    await client.close()
