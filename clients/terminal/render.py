@@ -35,7 +35,12 @@ GAME_MODULES: dict[str, str] = {"rollie": "clients.terminal.rollie"}
 GAME_MODULES["roll-player"] = "clients.terminal.roll_player"
 GAME_MODULES["roll-builder"] = "clients.terminal.roll_builder"
 
-COMMON_HELP: list[tuple[str, str]] = [("?", "show or hide this help"), ("q", "quit")]
+COMMON_HELP: list[tuple[str, str]] = [
+    ("/", "type a command: /say TEXT, /chat; the host's /kick, /lock, /unlock, /fill, /host"),
+    ("t", "talk: starts /say"),
+    ("?", "show or hide this help"),
+    ("q", "quit"),
+]
 
 
 @attrs.frozen
