@@ -12,6 +12,8 @@
     bea = await friend.join_link(link)             # the invite code rides in the hello
     quick = await friend.quick("rollie", 4)        # seat me at any four-seat Rollie table
     (await me.my_games())["rooms"]                 # [{"room", "joined_at", "summary"}, ...]
+    await me.join(room)                            # resume any of them at your seat
+    await me.history(room); await me.view_at(room, at=12); await me.export(room)  # replay
 
 The session is a secret: an :class:`Account` keeps it in
 :class:`~clients.sdk.saved.SavedSessions` (``~/.rollhouse/sessions.json``, mode 0600;
@@ -33,7 +35,7 @@ import attrs
 from clients.sdk.client import Client, http_url, ws_url
 from clients.sdk.errors import ClientError, RequestRefused
 from clients.sdk.http import request
-from clients.sdk.saved import SavedSessions
+from clients.sdk.saved import SavedSessions, server_key
 from protocol import errors as codes
 
 MATCH_TIMEOUT = 40.0
@@ -82,8 +84,8 @@ class Account:
         keep: bool = True,
         path: Path | None = None,
     ) -> None:
-        self.url = http_url(ws_url(url))
-        """The server's HTTP base."""
+        self.url = http_url(server_key(url))
+        """The server's HTTP base (from an HTTP or websocket URL, or a table link)."""
         self.saved: SavedSessions | None = SavedSessions(path) if keep else None
         entry = self.saved.load(self.url) if self.saved and session is None else None
         self.session: str | None = session or (entry or {}).get("session")
@@ -210,6 +212,15 @@ class Account:
         line's text is gone)."""
         path = f"/api/rooms/{_quote(room_id)}/events"
         params = {"from": after, "limit": limit, "invite": invite}
+        return await self._call("GET", path, params=params, auth=None)  # type: ignore[no-any-return]
+
+    async def view_at(
+        self, room_id: str, at: int | None = None, invite: str | None = None
+    ) -> dict[str, Any]:
+        """The spectator's view at seq ``at`` (the latest without it): ``{"seq", "view"}``,
+        a replay's frame."""
+        path = f"/api/rooms/{_quote(room_id)}/view"
+        params = {"at": at, "invite": invite}
         return await self._call("GET", path, params=params, auth=None)  # type: ignore[no-any-return]
 
     async def export(self, room_id: str, invite: str | None = None) -> list[str]:

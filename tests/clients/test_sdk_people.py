@@ -287,6 +287,12 @@ async def test_quick_match_and_my_games(live_server: LiveServer) -> None:
         assert (await account.my_games(cursor=1))["rooms"] == []
     lines = await ann.export(clients[0].room)
     assert json.loads(lines[0])["format"] == "rollhouse.export/1"
+    first = await ann.view_at(clients[0].room, at=1)
+    assert first["seq"] == 1 and first["view"]["room"]["status"] == "waiting"
+    assert (await ann.view_at(clients[0].room))["view"]["room"]["status"] == "finished"
+    again = await ann.join(clients[0].room)  # resume from the list: the same seat
+    assert again.seat == clients[0].seat and again.view["room"]["status"] == "finished"  # type: ignore[index]
+    await again.close()
     with pytest.raises(RequestRefused) as info:
         await Account(live_server.url, keep=False).my_games()
     assert info.value.code == "player/unauthorized"
