@@ -207,9 +207,9 @@ async def test_a_private_room_opens_only_with_its_invite(live_server: LiveServer
 
 
 async def test_chat_and_the_hosts_actions(live_server: LiveServer) -> None:
-    """Chat reaches the table (spectators in their own channel) and shows in the view
-    and the history; the host locks, unlocks, removes a player, hands the role on,
-    hides a line and fills the seats with bots; anyone else is refused room/not_host;
+    """Chat reaches the table (spectators in their own channel) and shows in the view;
+    the host locks, unlocks, removes a player and a spectator, hands the role on, hides
+    a line and fills the seats with bots; anyone else is refused room/not_host;
     once the game runs, no host action may change it."""
     ann, bea, cai, dan = [await guest(live_server, n) for n in ("Ann", "Bea", "Cai", "Dan")]
     room = (await ann.create_room("rollie", 4, {"rounds": 2}, room={"bot_delay": 0}))["room"]
@@ -247,6 +247,10 @@ async def test_chat_and_the_hosts_actions(live_server: LiveServer) -> None:
     assert lost.value.code == "room/removed"
     await host.hide(said)
     await host.wait_for(lambda _: host.chat_lines() == [])
+    await host.remove(player=cai.player["id"])  # a spectator, by player id
+    with pytest.raises(ConnectionLost) as lost:
+        await watcher.wait_for(lambda _: False)
+    assert lost.value.code == "room/removed"
     await host.hand_host(bea.player["id"])
     await player.wait_for(lambda _: player.is_host)
     with pytest.raises(CommandRejected) as refused:
