@@ -1,4 +1,4 @@
-"""A pinned copy of the Python SDK as it was on main at 7a98862 (before issue 21 gave it
+"""A pinned copy of the Python SDK as it was on main at 4a2478d (before issue 21 gave it
 players): a version 1 client (``rollhouse.v1.*``), kept here unchanged so that a test can
 prove a client written for version 1 still plays a public room on today's server
 (tests/clients/test_sdk_v1.py). Only its imports were renamed (``clients.sdk`` ->

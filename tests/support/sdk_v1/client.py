@@ -267,7 +267,10 @@ class Client:
             finally:
                 if watch is not None:
                     watch.cancel()
-            reason = self._ws.close_reason if self._ws.close_code == 4000 else None
+            # the sans-I/O protocol's close code: public since websockets 14, unlike the
+            # connection's own close_code (15+)
+            closing = self._ws.protocol
+            reason = closing.close_reason if closing.close_code == 4000 else None
             if self.session.dropped(reason or None) == "reconnect_now":
                 self._moved = True
             self._take_failure()
