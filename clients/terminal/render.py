@@ -144,10 +144,18 @@ def chat_lines(view: dict[str, Any] | None) -> list[dict[str, Any]]:
 
 
 def chat_text(line: dict[str, Any]) -> str:
-    """``[12] ann: hello`` (``[12] (spectator) cy: ...`` in the spectators' channel)."""
+    """``[12] ann: hello`` (``[12] (spectators) cy: ...`` in the spectators' channel), on
+    one line of printable characters: a line break shows as `` / ``, anything a terminal
+    would obey (an escape sequence) as U+FFFD, whatever the server let through."""
     who = line.get("name") or ("spectator" if line.get("seat") is None else f"seat {line['seat']}")
     channel = " (spectators)" if line.get("channel") == "spectators" else ""
-    return f"[{line.get('seq')}]{channel} {who}: {line.get('text', '')}"
+    return f"[{line.get('seq')}]{channel} {printable(str(who))}: {printable(str(line.get('text', '')))}"
+
+
+def printable(text: str) -> str:
+    """``text`` on one line, with nothing a terminal would take as a control."""
+    text = text.replace("\r\n", "\n").replace("\n", " / ")
+    return "".join(c if c.isprintable() else "\ufffd" for c in text)
 
 
 CHAT_PANEL = 5

@@ -23,7 +23,7 @@ from clients.terminal.account import Resume, command, listing
 from clients.terminal.cli import Options, options_from, session
 from clients.terminal.keys import Hint, lines_of
 from clients.terminal.live import LiveTable
-from clients.terminal.render import Status, render, to_text
+from clients.terminal.render import Status, chat_text, render, to_text
 from clients.terminal.slash import DoAct, InviteOp, ShowChat, slash_for_line
 from tests.support.server import LiveServer
 
@@ -64,6 +64,8 @@ def test_chat_shows_as_text_and_slash_commands_are_typed_in_the_live_table() -> 
     frame = to_text(render(VIEW, None, Status(room="r-1", typing="/say hi"), 0.0))
     assert "[4] ann: hi <b>" in frame and "[6] (spectators) cy: psst" in frame
     assert "/say hi_" in frame
+    evil = {"seq": 9, "name": "x\x1b[2J", "seat": 1, "text": "a\nb\x07"}
+    assert chat_text(evil) == "[9] x\ufffd[2J: a / b\ufffd"
     client = Client("ws://127.0.0.1:9/ws", "r-1")
     table = LiveTable(client, "r-1")
     assert table.key("t") and table.typing == "/say "
