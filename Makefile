@@ -64,7 +64,8 @@ LOWEST_TESTS ?= tests/engine/test_contract.py tests/engine/test_frozen.py tests/
 	tests/protocol/test_codec.py tests/protocol/test_errors.py tests/protocol/test_patch.py \
 	tests/server/test_core.py tests/server/test_e2e.py tests/server/test_handshake.py tests/store \
 	tests/server/test_people.py \
-	tests/clients/test_sdk.py tests/clients/test_terminal.py tests/cluster/test_relay.py \
+	tests/clients/test_sdk.py tests/clients/test_sdk_v1.py tests/clients/test_sdk_people.py \
+	tests/clients/test_terminal.py tests/cluster/test_relay.py \
 	tests/browser/test_connection.py tests/deploy/test_monitoring.py
 
 lowest:

@@ -94,21 +94,28 @@ def run_import(args: argparse.Namespace) -> int:
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    from clients.terminal.render import Status, render, to_text
-
     with open(args.file) as source:
         lines = [json.loads(line) for line in source if line.strip()]
+    replay(lines, args.at, args.delay)
+    return 0
+
+
+def replay(lines: list[dict[str, Any]], at: int | None = None, delay: float = 0.0) -> None:
+    """Print an export's entries (up to ``at``), then the table there (also used by
+    ``rollhouse games --replay``)."""
+    from clients.terminal.render import Status, render, to_text
+
     room, log = _log(lines)
     entries, _ = history.events(room, log, 0, len(log))
-    last = log[-1][0] if args.at is None else min(args.at, log[-1][0])
+    last = log[-1][0] if at is None else min(at, log[-1][0])
     for entry in entries:
         if entry["seq"] > last:
             break
         who = "" if entry.get("seat") is None else f" seat {entry['seat']}"
         by = f" ({entry['by']})" if entry.get("by") else ""
         print(f"{entry['seq']:>5}  {entry['name']}{who}{by}")
-        if args.delay:
-            time.sleep(args.delay)
+        if delay:
+            time.sleep(delay)
     seq, view = history.view_at(room, log, last)
     print(
         to_text(
@@ -118,4 +125,3 @@ def run_replay(args: argparse.Namespace) -> int:
         )
     )
     print(f"replayed {room} to seq {seq}")
-    return 0

@@ -8,6 +8,14 @@
         except CommandRejected as exc:                    # typed: exc.code == "rollie/pile_empty"
             ...
 
+Version 2 (the default, ``rollhouse.v2.*``) adds players: pass ``session_token`` (from
+:class:`~clients.sdk.people.Account`) and a seat you take is yours again on any device,
+without its seat token; ``invite`` opens a private room; :meth:`Client.act` and its
+helpers (:meth:`~Client.chat`, :meth:`~Client.lock`, :meth:`~Client.remove`,
+:meth:`~Client.fill`, :meth:`~Client.hand_host`...) are chat and the host's actions,
+answered like commands (an ack's seq, or :class:`CommandRejected` with the code).
+``version=1`` speaks ``rollhouse.v1.*`` exactly as before (no session, invite or act).
+
 The client keeps a local mirror of the viewer's view current from patches (asking
 for a snapshot when it sees a gap) and reconnects by itself when the connection drops:
 exponential backoff with jitter, the seat token kept, the last applied sequence sent so
@@ -19,9 +27,10 @@ result and appends nothing). The rules live in the sans-I/O
 module is the asyncio glue around it.
 
 Every frame it sends is a :mod:`protocol.messages` value (Hello, Command, Resync,
-Ping) encoded by the codec; every frame it reads is decoded by
+Ping, and Act on version 2) encoded by the codec; every frame it reads is decoded by
 ``codec.decode_server`` into a typed message. HTTP helpers :func:`create_room` and
-:func:`list_rooms` talk to the REST side.
+:func:`list_rooms` talk to the REST side (players, tables and quick match:
+:class:`~clients.sdk.people.Account`).
 
 Several nodes of one service: pass a list of URLs. Each reconnect attempt goes to
 the next one (in turn), so a client moves on when its node dies, drains (``room/moved``:
@@ -42,12 +51,12 @@ import uuid
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, cast, get_args
 
-import httpx
 import websockets
 from websockets.exceptions import ConnectionClosed, InvalidStatus, WebSocketException
 from websockets.typing import Subprotocol
 
 from clients.sdk.errors import ClientError, CommandRejected, ConnectionLost
+from clients.sdk.http import request
 from clients.sdk.mirror import (
     Acked,
     Action,
@@ -59,7 +68,7 @@ from clients.sdk.mirror import (
     Welcomed,
 )
 from clients.sdk.session import FINAL_CODES, Session
-from protocol.codec import JSON_SUBPROTOCOL, MSGPACK_SUBPROTOCOL, Codec, codec_for, to_wire
+from protocol.codec import Codec, codec_for, to_wire
 from protocol.errors import ProtocolError
 from protocol.messages import ClientMessage, Ping, Pong, Resync, Role, ServerMessage, Welcome
 
@@ -99,7 +108,14 @@ class Client:
         backoff: tuple[float, float] = (0.05, 3.0),
         max_retries: int = 50,
         ping_every: float | None = 2.0,
+        session_token: str | None = None,
+        invite: str | None = None,
+        version: int = 2,
     ) -> None:
+        if version not in (1, 2):
+            raise ValueError(f"version must be 1 or 2, got {version!r}")
+        if version == 1 and (session_token or invite):
+            raise ValueError("sessions and invite codes need version 2")
         self.urls = [url] if isinstance(url, str) else list(url)
         self.url = self.urls[0]
         self.ping_every = ping_every
@@ -110,11 +126,13 @@ class Client:
             raise ValueError(f"role must be one of {get_args(Role)}, got {role!r}")
         self.role = cast(Role, role)
         self.name = name
-        self.session = Session(room, self.role, name, seat_token)  # a bad name fails here
-        """The mirror and the unanswered commands, kept by the sans-I/O session."""
-        self.codec: Codec = codec_for(
-            MSGPACK_SUBPROTOCOL if encoding == "msgpack" else JSON_SUBPROTOCOL
+        self.session = Session(  # a bad name fails here
+            room, self.role, name, seat_token, session_token=session_token, invite=invite
         )
+        """The mirror and the unanswered commands, kept by the sans-I/O session."""
+        kind = "msgpack" if encoding == "msgpack" else "json"
+        self.codec: Codec = codec_for(f"rollhouse.v{version}.{kind}")
+        self.version = version
         self.reconnect = reconnect
         self.backoff = backoff
         self.max_retries = max_retries
@@ -173,6 +191,30 @@ class Client:
     def seat_token(self) -> str | None:
         """The seat's secret: the one given, or the last one a welcome carried."""
         return self.mirror.seat_token
+
+    @property
+    def player(self) -> str | None:
+        """(Version 2) your player id, once a welcome answered a hello with your session."""
+        return self.mirror.player
+
+    @property
+    def host(self) -> str | None:
+        """(Version 2) the player id of the room's host (None without one, or no view yet)."""
+        room = (self.view or {}).get("room") or {}
+        host = room.get("host")
+        return host if isinstance(host, str) else None
+
+    @property
+    def is_host(self) -> bool:
+        """Whether you are the room's host."""
+        return self.player is not None and self.player == self.host
+
+    def chat_lines(self, channel: str = "players") -> list[dict[str, Any]]:
+        """The chat lines of ``channel`` (``players`` or ``spectators``) in your view, oldest
+        first: ``{"seq", "name", "seat", "player", "text", "at"}``. Text is text: show it as
+        such, never as markup."""
+        chat = (self.view or {}).get("chat") or {}
+        return list(chat.get(channel) or [])
 
     @property
     def presence(self) -> dict[str, Any] | None:
@@ -410,6 +452,62 @@ class Client:
         await self._send_all(messages)
         return await future
 
+    async def act(self, act: dict[str, Any], act_id: str | None = None) -> int:
+        """(Version 2) Do something to the room (``act["type"]``: ``chat``, ``lock``,
+        ``remove``, ``fill``, ``host``, ``admit``, ``hide``; docs/protocol.md 15.3). Returns
+        the seq of its record, or raises CommandRejected (``room/not_host``,
+        ``room/already_started``, ``chat/bad_text``, ``chat/rate_limited``...)."""
+        if self.version < 2:
+            raise ClientError("client/needs_v2", "acts need protocol version 2")
+        if self._failure is not None:
+            raise self._failure
+        act_id = act_id or self.next_id()
+        future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        messages = self.session.act(act_id, act)  # ProtocolError: no "type"
+        self._pending[act_id] = future
+        await self._send_all(messages)
+        return await future
+
+    async def chat(self, text: str, channel: str | None = None) -> int:
+        """Say ``text`` at the table (a spectator's line goes to the spectators' channel
+        unless the room lets spectators into the players'); returns the line's seq."""
+        act: dict[str, Any] = {"type": "chat", "text": text}
+        if channel is not None:
+            act["channel"] = channel
+        return await self.act(act)
+
+    async def hide(self, seq: int) -> int:
+        """(Host) Hide the chat line at ``seq`` from every view, history entry and export."""
+        return await self.act({"type": "hide", "seq": seq})
+
+    async def lock(self, on: bool = True) -> int:
+        """(Host, before the game starts) Lock the seats: no one new may sit down."""
+        return await self.act({"type": "lock", "on": on})
+
+    async def unlock(self) -> int:
+        """(Host, before the game starts) Open the seats again."""
+        return await self.lock(False)
+
+    async def remove(self, seat: int | None = None, player: str | None = None) -> int:
+        """(Host, before the game starts) Remove the player in ``seat`` (or ``player``, a
+        player id: a spectator too); they cannot come back."""
+        if (seat is None) == (player is None):
+            raise ValueError("remove takes a seat or a player")
+        target: dict[str, Any] = {"seat": seat} if seat is not None else {"player": player}
+        return await self.act({"type": "remove", **target})
+
+    async def fill(self, policy: str | None = None) -> int:
+        """(Host, before the game starts) Hosted bots take every free seat: the game starts."""
+        return await self.act({"type": "fill"} | ({} if policy is None else {"policy": policy}))
+
+    async def hand_host(self, player: str) -> int:
+        """(Host, before the game starts) The host role goes to that seated player."""
+        return await self.act({"type": "host", "player": player})
+
+    async def admit(self, player: str) -> int:
+        """(Host) That player may open this private room."""
+        return await self.act({"type": "admit", "player": player})
+
     async def _send_all(self, messages: list[ClientMessage]) -> None:
         """Send on the current socket; on a closed one, the session sends them again later."""
         with contextlib.suppress(ConnectionClosed):
@@ -458,25 +556,17 @@ async def create_room(
     seats: int,
     options: dict[str, Any] | None = None,
     room: dict[str, Any] | None = None,
+    session: str | None = None,
 ) -> dict[str, Any]:
-    """POST /api/rooms; returns the new room's info (``["room"]`` is its id)."""
-    async with httpx.AsyncClient(base_url=base_url, timeout=10) as http:
-        reply = await http.post(
-            "/api/rooms",
-            json={"game": game, "seats": seats, "options": options or {}, "room": room or {}},
-        )
-        if reply.status_code >= 400:
-            error = reply.json().get("error", {})
-            raise ClientError(error.get("code", "http/error"), error.get("message", reply.text))
-        return reply.json()  # type: ignore[no-any-return]
+    """POST /api/rooms; returns the new room's info (``["room"]`` is its id). With a
+    player's ``session`` you host it (see :class:`~clients.sdk.people.Account`)."""
+    body = {"game": game, "seats": seats, "options": options or {}, "room": room or {}}
+    return await request(base_url, "POST", "/api/rooms", json=body, session=session)  # type: ignore[no-any-return]
 
 
 async def list_rooms(base_url: str) -> list[dict[str, Any]]:
-    """GET /api/rooms."""
-    async with httpx.AsyncClient(base_url=base_url, timeout=10) as http:
-        reply = await http.get("/api/rooms")
-        reply.raise_for_status()
-        return reply.json()["rooms"]  # type: ignore[no-any-return]
+    """GET /api/rooms (the first page of public rooms)."""
+    return (await request(base_url, "GET", "/api/rooms"))["rooms"]  # type: ignore[no-any-return]
 
 
 def http_url(ws_url: str) -> str:

@@ -4,7 +4,11 @@ Exception tree::
 
     engine.errors.CodedError      a stable ``code``, a human ``message``, plain ``details``
     └── ClientError               something the SDK could not do; ``code`` is the wire code
-        ├── CommandRejected       the room refused a command (a ``reject``); nothing changed
+        ├── CommandRejected       the room refused a command or an act (a ``reject``);
+        │                         nothing changed
+        ├── RequestRefused        the HTTP API refused a request (``player/unauthorized``,
+        │                         ``room/not_found``, ``player/login_limited``...): ``status``,
+        │                         ``retry_after``
         └── ConnectionLost        the client gave up: a final error (``room/replaced``,
                                   ``room/not_found``, ...), ``client/gave_up`` or ``client/closed``
 
@@ -33,6 +37,23 @@ class ClientError(CodedError):
 
 class CommandRejected(ClientError):
     """The room refused a command (nothing changed); ``code`` says why."""
+
+
+class RequestRefused(ClientError):
+    """The HTTP API refused a request; ``code`` is the error catalogue's (docs/protocol.md
+    10), ``status`` the HTTP status, ``retry_after`` the seconds a 429 asks to wait."""
+
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        status: int,
+        retry_after: float | None = None,
+        details: dict[str, Any] | None = None,
+    ) -> None:
+        super().__init__(code, message, details)
+        self.status = status
+        self.retry_after = retry_after
 
 
 class ConnectionLost(ClientError):

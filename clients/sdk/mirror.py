@@ -11,7 +11,7 @@
             case ViewChanged():      ``mirror.view`` / ``mirror.seq`` moved
 
 The mirror holds ``seq``, ``view``, ``presence``, ``seat``, ``seat_token``, ``game``,
-``role`` and the ``events`` log of applied patches; it does no I/O and reads no clock,
+``role``, ``player`` (version 2: the player id a session brought) and the ``events`` log of applied patches; it does no I/O and reads no clock,
 so the asyncio :class:`~clients.sdk.client.Client` is glue around it and the shared
 vectors in ``tests/vectors/mirror`` check it (and the web client's ``ViewMirror``).
 
@@ -105,6 +105,8 @@ class Mirror:
     seat: int | None = None
     game: str | None = None
     role: Role | None = None
+    player: str | None = None
+    """(Version 2) the player id from the last welcome that carried one (a session's)."""
     resyncing: bool = False
     """A resync was asked for and its snapshot has not come: patches are ignored."""
     events: list[tuple[int, list[str]]] = attrs.field(factory=list)
@@ -144,6 +146,8 @@ class Mirror:
         self.seat, self.game, self.role = msg.seat, msg.game, msg.role
         if msg.seat_token is not None:
             self.seat_token = msg.seat_token
+        if msg.player is not None:
+            self.player = msg.player
         actions: list[Action] = []
         if msg.view is not None:
             actions.append(self._replace(msg.view, msg.seq))

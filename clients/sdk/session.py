@@ -6,6 +6,7 @@ commands still unanswered, and what to do when a connection opens, drops or ends
         send(msg)
     step = session.receive(decoded)         # the mirror's actions, messages to send, an outcome
     session.command("a-1", {"type": "roll"})  # [Command] while a socket is open, else [] (held)
+    session.act("a-2", {"type": "chat", "text": "hi"})  # the same for an act (version 2)
     session.dropped(reason)                 # "reconnect", "reconnect_now" or "give_up"
 
 The asyncio :class:`~clients.sdk.client.Client` is its shell (sockets, timers, futures);
@@ -15,11 +16,15 @@ vectors in ``tests/vectors/sessions`` (reconnect and resume, frame by frame) and
 
 The rules (docs/protocol.md 4, 5, 7 and 10):
 
-- a socket opens: send hello (the seat token, and ``last_seq`` while the view is good),
-  then every unanswered command with its original id (the server holds the frames after a
+- a socket opens: send hello (the seat token, and ``last_seq`` while the view is good;
+  on version 2 also the player's ``session`` and a private room's ``invite``), then every
+  unanswered command and act with its original id (the server holds the frames after a
   hello until it is answered, and answers a repeated id with its first answer);
-- a command is sent at once while a socket is open, else when the next one opens;
-- an ack or a reject settles its command; a resync the mirror asks for is sent;
+- a command (or an act) is sent at once while a socket is open, else when the next one
+  opens;
+- an ack or a reject settles its command or act; a resync the mirror asks for is sent;
+- a welcome to a seat drops the invite code: the seat (its token, or the session) is the
+  way back in, and a code revoked since would only count as a wrong guess;
 - after an error, :func:`outcome`: a non-fatal one changes nothing; a fatal one is followed
   by a reconnect with backoff, at once for ``room/moved``, never for a final code (then
   the unanswered commands are dropped: nothing will answer them).
@@ -31,9 +36,17 @@ from typing import Any, Literal
 
 import attrs
 
-from clients.sdk.mirror import Acked, Action, Mirror, Rejected, RequestResync, ServerError
+from clients.sdk.mirror import (
+    Acked,
+    Action,
+    Mirror,
+    Rejected,
+    RequestResync,
+    ServerError,
+    Welcomed,
+)
 from protocol.errors import MOVED, RATE_LIMITED, REPLACED
-from protocol.messages import ClientMessage, Command, Hello, Resync, Role, ServerMessage
+from protocol.messages import Act, ClientMessage, Command, Hello, Resync, Role, ServerMessage
 
 Outcome = Literal["continue", "reconnect", "reconnect_now", "give_up"]
 """After an error: keep the connection, reconnect with backoff, reconnect at once, give up."""
@@ -46,10 +59,14 @@ FINAL_CODES = frozenset(
         "room/origin_forbidden",
         "room/removed",
         "room/locked",
+        "room/no_spectators",
+        "player/unauthorized",
     }
 )
 """Fatal errors that reconnecting cannot cure (with ``room/replaced``: another tab or
-device holds the seat, so the client must not take it back by itself)."""
+device holds the seat, so the client must not take it back by itself). Version 2 adds
+``room/no_spectators`` (the host keeps spectators out) and ``player/unauthorized`` (the
+hello's session is unknown, expired or signed out: sign in again)."""
 
 
 def outcome(code: str, fatal: bool) -> Outcome:
@@ -95,13 +112,20 @@ class Session:
         role: Role = "player",
         name: str | None = None,
         seat_token: str | None = None,
+        *,
+        session_token: str | None = None,
+        invite: str | None = None,
     ) -> None:
         self.room = room
         self.role: Role = role
         self.name = name or None
+        self.session_token = session_token or None
+        """(Version 2) the player's session: their seat is theirs again on any device."""
+        self.invite = invite or None
+        """(Version 2) a private room's invite code."""
         self.mirror = Mirror(seat_token=seat_token)
-        self.pending: dict[str, dict[str, Any]] = {}
-        """Commands sent and not yet answered, by id, in send order."""
+        self.pending: dict[str, Command | Act] = {}
+        """Commands and acts sent and not yet answered, by id, in send order."""
         self.open = False
         """A socket is open and its hello sent."""
         self.failure: Failure | None = None
@@ -116,13 +140,14 @@ class Session:
             name=self.name,
             seat_token=self.mirror.seat_token or None,
             last_seq=self.mirror.resume_seq,
+            session=self.session_token,
+            invite=self.invite,
         )
 
     def opened(self) -> list[ClientMessage]:
         """What to send on a socket that just opened."""
         self.open = True
-        resend: list[ClientMessage] = [Command(i, c) for i, c in self.pending.items()]
-        return [self.hello(), *resend]
+        return [self.hello(), *self.pending.values()]
 
     def dropped(self, reason: str | None = None) -> Outcome:
         """The socket closed or was lost (``reason``: the error code of a close with code
@@ -134,8 +159,14 @@ class Session:
 
     def command(self, cmd_id: str, command: dict[str, Any]) -> list[ClientMessage]:
         """Register a command; the messages to send now (none while no socket is open)."""
-        message = Command(cmd_id, command)  # ProtocolError: no "type", a bad id
-        self.pending[cmd_id] = command
+        return self._hold(Command(cmd_id, command))  # ProtocolError: no "type", a bad id
+
+    def act(self, act_id: str, act: dict[str, Any]) -> list[ClientMessage]:
+        """(Version 2) Register an act (chat, a host's action), as :meth:`command` does."""
+        return self._hold(Act(act_id, act))  # ProtocolError: no "type", a bad id
+
+    def _hold(self, message: Command | Act) -> list[ClientMessage]:
+        self.pending[message.id] = message
         return [message] if self.open else []
 
     def receive(self, msg: ServerMessage) -> Step:
@@ -149,6 +180,8 @@ class Session:
                     self.pending.pop(cmd_id, None)
                 case Rejected(reject=reject):
                     self.pending.pop(reject.id, None)
+                case Welcomed(welcome=welcome) if welcome.seat is not None:
+                    self.invite = None  # seated: the seat is the way back in, not the code
                 case ServerError(error=error):
                     step.outcome = self.ended(error.code, error.fatal, error.message)
                     step.resync_later = (

@@ -1,7 +1,18 @@
 """``rollhouse play`` and ``rollhouse watch``: a room's table in the terminal.
 
     rollhouse play http://127.0.0.1:8000 --room ID [--name ann] [--token TOKEN]
+    rollhouse play http://127.0.0.1:8000 --quick [--game rollie --seats 2]
+    rollhouse play http://127.0.0.1:8000 --new [--private | --unlisted] [--bots 1]
+    rollhouse play 'http://127.0.0.1:8000/table.html?room=ID&invite=CODE'
     rollhouse watch ws://127.0.0.1:8000/ws --room ID
+
+The player's session (``rollhouse login`` or ``register``, :mod:`clients.terminal.account`;
+kept in ``~/.rollhouse/sessions.json``) rides in every hello: a seat taken with it is
+yours again from any terminal or browser. ``--quick`` and ``--new`` need a player: without
+a session they make you a guest first (and keep its session). ``--private`` prints the
+invite link to share; a link given instead of a URL brings its invite code. At the
+table, ``/say`` chats and the host's ``/kick``, ``/lock``, ``/unlock``, ``/fill``,
+``/host`` act (:mod:`clients.terminal.slash`).
 
 On a TTY the table is live (:mod:`clients.terminal.live`: single keystrokes, redrawn
 ~4x/s). When stdin is not a TTY the client reads line commands instead (``roll``,
@@ -25,12 +36,33 @@ from pathlib import Path
 from typing import Any, TextIO
 
 import attrs
+import httpx
 from websockets.exceptions import WebSocketException
 
-from clients.sdk import Client, ClientError, CommandRejected, ConnectionLost, ws_url
+from clients.sdk import (
+    Account,
+    Client,
+    ClientError,
+    CommandRejected,
+    ConnectionLost,
+    invite_link,
+    parse_link,
+    ws_url,
+)
 from clients.terminal import tokens
+from clients.terminal.acting import run_slash
 from clients.terminal.keys import Action, Help, Hint, Quit, Send, action_for_line, stdin_lines
-from clients.terminal.render import COMMON_HELP, Status, game_module, render, to_text
+from clients.terminal.render import (
+    COMMON_HELP,
+    Status,
+    chat_lines,
+    chat_text,
+    game_module,
+    render,
+    to_text,
+)
+from clients.terminal.slash import HELP as SLASH_HELP
+from clients.terminal.slash import is_slash
 
 FOREVER = 365 * 24 * 3600.0
 """``wait_for`` needs a bound; a script may wait this long for its turn."""
@@ -38,14 +70,27 @@ FOREVER = 365 * 24 * 3600.0
 
 @attrs.frozen
 class Options:
-    """Who joins which room."""
+    """Who joins which room (or how to find one: ``quick``, ``new``)."""
 
     url: str
-    room: str
+    room: str = ""
     role: str = "player"
     name: str | None = None
     token: str | None = None
     tokens_path: Path | None = None
+    invite: str | None = None
+    """A private room's invite code (from a link)."""
+    sessions_path: Path | None = None
+    """Where the player's session is kept (``~/.rollhouse/sessions.json``)."""
+    quick: bool = False
+    """Quick match: a seat at any open public table of ``game`` with ``seats`` seats."""
+    new: bool = False
+    """Create a room you host, of ``visibility``."""
+    visibility: str = "public"
+    game: str = "rollie"
+    seats: int = 2
+    bots: int = 0
+    """Hosted bots in a new room."""
 
 
 def add_parser(subparsers: Any) -> None:
@@ -55,18 +100,58 @@ def add_parser(subparsers: Any) -> None:
         ("watch", "spectator", "watch a room live from the terminal"),
     ):
         parser = subparsers.add_parser(command, help=what, description=what)
-        parser.add_argument("url", help="server: http://host:port or ws://host:port/ws")
-        parser.add_argument("--room", required=True, help="room id")
+        parser.add_argument(
+            "url", help="server (http://host:port or ws://host:port/ws), or a table's invite link"
+        )
+        parser.add_argument("--room", default="", help="room id (or give a link)")
         if role == "player":
             parser.add_argument("--name", help="your name at the table")
             parser.add_argument("--token", help="seat token from an earlier join (resume)")
+            find = parser.add_mutually_exclusive_group()
+            find.add_argument("--quick", action="store_true", help="quick match: any open table")
+            find.add_argument("--new", action="store_true", help="create a room you host")
+            seen = parser.add_mutually_exclusive_group()
+            seen.add_argument(
+                "--private", action="store_true", help="a new room for invited players"
+            )
+            seen.add_argument("--unlisted", action="store_true", help="a new room not in the lobby")
+            parser.add_argument("--game", default="rollie", help="game of --quick/--new")
+            parser.add_argument("--seats", type=int, default=2, help="seats of --quick/--new")
+            parser.add_argument("--bots", type=int, default=0, help="hosted bots in a new room")
         parser.set_defaults(func=run, role=role)
 
 
+def options_from(args: argparse.Namespace) -> Options:
+    """The parsed command line as :class:`Options` (a link brings its room and invite)."""
+    url, room, invite = args.url, args.room, None
+    if "room=" in url:
+        link = parse_link(url)
+        url, room, invite = link.url, room or link.room, link.invite
+    private, unlisted = getattr(args, "private", False), getattr(args, "unlisted", False)
+    visibility = "private" if private else "unlisted" if unlisted else "public"
+    return Options(
+        url, room, args.role, getattr(args, "name", None), getattr(args, "token", None),
+        invite=invite, quick=getattr(args, "quick", False),
+        new=getattr(args, "new", False) or private or unlisted, visibility=visibility,
+        game=getattr(args, "game", "rollie"), seats=getattr(args, "seats", 2),
+        bots=getattr(args, "bots", 0),
+    )  # fmt: skip
+
+
 def run(args: argparse.Namespace) -> int:
-    options = Options(
-        args.url, args.room, args.role, getattr(args, "name", None), getattr(args, "token", None)
-    )
+    try:
+        options = options_from(args)
+    except ClientError as exc:
+        print(exc.message)
+        return 2
+    if not (options.room or options.quick or options.new):
+        print("which room? give --room ID, a table link, --quick or --new")
+        return 2
+    return start(options)
+
+
+def start(options: Options) -> int:
+    """Play or watch from this terminal (live on a TTY, else line mode)."""
     lines = None if sys.stdin.isatty() else stdin_lines()
     try:
         return asyncio.run(session(options, lines=lines, out=sys.stdout))
@@ -76,20 +161,29 @@ def run(args: argparse.Namespace) -> int:
 
 async def session(options: Options, *, lines: AsyncIterator[str] | None, out: TextIO) -> int:
     """Join, then play or watch: live when ``lines`` is None, else from the lines."""
+    account = Account(options.url, path=options.sessions_path)
     try:
-        client = await join(options, out)
+        options = await find_room(options, account, out)
+        try:
+            client = await join(options, out, account.session)
+        except ConnectionLost as exc:
+            if exc.code != "player/unauthorized":
+                raise
+            account.forget()  # a session that ended: go on without it
+            say(out, "your saved session has ended (rollhouse login to sign in again)")
+            client = await join(options, out, None)
     except ClientError as exc:
-        say(out, f"cannot join room {options.room}: {exc.message} ({exc.code})")
+        say(out, f"cannot join room {options.room or '(none yet)'}: {exc.message} ({exc.code})")
         return 1
-    except (OSError, TimeoutError, WebSocketException) as exc:
+    except (OSError, TimeoutError, WebSocketException, httpx.HTTPError) as exc:
         say(out, f"cannot reach {ws_url(options.url)}: {exc or type(exc).__name__}")
         return 1
     try:
         if lines is None:
             from clients.terminal.live import run_live
 
-            return await run_live(client, options.room)
-        return await run_lines(client, options, lines, out)
+            return await run_live(client, options.room, account=account)
+        return await run_lines(client, options, lines, out, account)
     except ConnectionLost as exc:
         say(out, f"connection lost: {exc.message} ({exc.code})")
         return 1
@@ -105,10 +199,33 @@ def say(out: TextIO, text: str) -> None:
 # -- joining ---------------------------------------------------------------------------------------
 
 
-async def connect(options: Options, token: str | None) -> Client:
-    client = Client(
-        ws_url(options.url), options.room, role=options.role, name=options.name, seat_token=token
+async def find_room(options: Options, account: Account, out: TextIO) -> Options:
+    """``--quick``: a seat held at an open table; ``--new``: a room you host (its link
+    printed); else the room as given. Both make you a guest first if need be."""
+    if not (options.quick or options.new):
+        return options
+    player = await account.ensure_player(options.name)
+    say(out, f"playing as {player['name']} ({player['id']})")
+    if options.quick:
+        matched = await account.match(options.game, options.seats)
+        say(out, f"quick match: room {matched['room']}, seat {matched['seat']} held for you")
+        return attrs.evolve(options, room=str(matched["room"]), quick=False)
+    room = {"bots": options.bots} if options.bots else {}
+    made = await account.create_room(
+        options.game, options.seats, visibility=options.visibility, room=room
     )
+    room_id = str(made["room"])
+    say(out, f"created {options.visibility} room {room_id} ({made['game']}); you are its host")
+    if made.get("invite") or options.visibility != "public":
+        say(out, f"invite link: {invite_link(account.url, room_id, made.get('invite'))}")
+    return attrs.evolve(options, room=room_id, new=False)
+
+
+async def connect(options: Options, token: str | None, session: str | None = None) -> Client:
+    client = Client(
+        ws_url(options.url), options.room, role=options.role, name=options.name,
+        seat_token=token, session_token=session, invite=options.invite,
+    )  # fmt: skip
     try:
         await client.connect()
     except BaseException:
@@ -117,29 +234,34 @@ async def connect(options: Options, token: str | None) -> Client:
     return client
 
 
-async def join(options: Options, out: TextIO) -> Client:
-    """Connect, resuming the saved seat when there is one; print and save the token."""
+async def join(options: Options, out: TextIO, session: str | None = None) -> Client:
+    """Connect (with the player's session, when there is one), resuming the saved seat
+    when there is one; print and save the token."""
     player = options.role == "player"
     stored = None
     if player and options.token is None:
         stored = tokens.load(options.url, options.room, options.tokens_path)
     try:
-        client = await connect(options, options.token or stored)
+        client = await connect(options, options.token or stored, session)
     except ConnectionLost as exc:
         if stored is None or exc.code != "room/bad_seat_token":
             raise
         tokens.forget(options.url, options.room, options.tokens_path)
         stored = None
-        client = await connect(options, None)
+        client = await connect(options, None, session)
     if not player:
         say(out, f"watching room {options.room} ({client.game})")
         return client
     token = client.seat_token or ""
-    tokens.save(options.url, options.room, token, options.tokens_path)
-    how = "resumed" if (options.token or stored) else "joined"
+    if client.seat_token:
+        tokens.save(options.url, options.room, token, options.tokens_path)
+    how = "resumed" if (options.token or stored or not client.seat_token) else "joined"
     say(out, f"{how} room {options.room} ({client.game}) at seat {client.seat}")
-    say(out, f"seat token: {token}")
-    say(out, f"resume with: rollhouse play {options.url} --room {options.room} --token {token}")
+    if client.player is not None:
+        say(out, f"as player {client.player}: your session brings you back to this seat")
+    if token:
+        say(out, f"seat token: {token}")
+        say(out, f"resume with: rollhouse play {options.url} --room {options.room} --token {token}")
     return client
 
 
@@ -147,12 +269,18 @@ async def join(options: Options, out: TextIO) -> Client:
 
 
 class EventPrinter:
-    """Prints each patch's event names (and the game's one-line brief) as it arrives."""
+    """Prints each patch's event names (and the game's one-line brief) as it arrives, and
+    each new chat line."""
 
     def __init__(self, client: Client, out: TextIO) -> None:
         self.client, self.out, self.seen = client, out, len(client.events)
+        self.chat_seen = max((int(c["seq"]) for c in chat_lines(client.view)), default=0)
 
     def __call__(self, client: Client) -> None:
+        for said in chat_lines(client.view):
+            if int(said["seq"]) > self.chat_seen:
+                self.chat_seen = int(said["seq"])
+                say(self.out, "chat " + chat_text(said))
         fresh = client.events[self.seen :]
         self.seen = len(client.events)
         for seq, names in fresh:
@@ -168,15 +296,19 @@ class EventPrinter:
 
 
 async def run_lines(
-    client: Client, options: Options, lines: AsyncIterator[str], out: TextIO
+    client: Client,
+    options: Options,
+    lines: AsyncIterator[str],
+    out: TextIO,
+    account: Account | None = None,
 ) -> int:
     """Line mode: commands from ``lines``; prints events and, at exit, the table."""
     client.on_change = EventPrinter(client, out)
     try:
         if client.role == "spectator":
-            await watch(client, lines, out)
+            await watch(client, lines, out, account)
         else:
-            await play(client, lines, out)
+            await play(client, lines, out, account)
     finally:
         client.on_change = None
     now = time.time()
@@ -186,11 +318,17 @@ async def run_lines(
     return 0
 
 
-async def play(client: Client, lines: AsyncIterator[str], out: TextIO) -> None:
-    """Each line waits for the seat's turn, then is sent if legal."""
+async def play(
+    client: Client, lines: AsyncIterator[str], out: TextIO, account: Account | None = None
+) -> None:
+    """Each line waits for the seat's turn, then is sent if legal; a slash command (chat,
+    the host's actions) is carried out at once."""
     async for raw in lines:
         line = raw.strip()
         if not line or line.startswith("#"):
+            continue
+        if is_slash(line):
+            say(out, f"> {line}: {await run_slash(client, account, line)}")
             continue
         action = action_for_line(line, client.view)
         if isinstance(action, Quit):
@@ -222,12 +360,17 @@ async def perform(client: Client, line: str, action: Action, out: TextIO) -> Non
         say(out, f"> {line}: accepted (seq {seq})")
 
 
-async def watch(client: Client, lines: AsyncIterator[str], out: TextIO) -> None:
+async def watch(
+    client: Client, lines: AsyncIterator[str], out: TextIO, account: Account | None = None
+) -> None:
     """Until ``quit``, or the end of the game (end of input does not stop a spectator)."""
 
     async def read() -> None:
         async for raw in lines:
             if not raw.strip():
+                continue
+            if is_slash(raw):
+                say(out, f"> {raw.strip()}: {await run_slash(client, account, raw)}")
                 continue
             action = action_for_line(raw, client.view)
             if isinstance(action, Quit):
@@ -251,4 +394,5 @@ def help_text(client: Client) -> str:
     module = game_module(client.game or "")
     keys = [*(module.HELP if module is not None else []), *COMMON_HELP]
     words = "lines: roll · take VALUE · secure · quit · help"
-    return "\n".join([words, *(f"  {key:<6} {what}" for key, what in keys)])
+    slash = [f"  {key:<16} {what}" for key, what in SLASH_HELP]
+    return "\n".join([words, *(f"  {key:<6} {what}" for key, what in keys), *slash])

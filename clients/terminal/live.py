@@ -5,6 +5,10 @@ Ctrl-C included. Keys are read with ``loop.add_reader``; each becomes an action
 (:mod:`clients.terminal.keys`); commands are sent in the background so the table
 keeps moving, and their outcome lands in the status line. Frames come from the pure
 :func:`clients.terminal.render.render`.
+
+``/`` starts a slash command (``/say hi``, ``/lock``, ``/kick 2``...:
+:mod:`clients.terminal.slash`), typed on the status line: Enter sends it, Esc drops it,
+Backspace takes a character back. ``t`` starts ``/say `` (talk).
 """
 
 from __future__ import annotations
@@ -17,7 +21,8 @@ from typing import Any
 from rich.console import Console, RenderableType
 from rich.live import Live
 
-from clients.sdk import Client, ClientError, CommandRejected
+from clients.sdk import Account, Client, ClientError, CommandRejected
+from clients.terminal.acting import run_slash
 from clients.terminal.keys import (
     Action,
     Help,
@@ -35,6 +40,9 @@ NOTABLE = frozenset({"rollie", "crash", "game_over"})
 """Event names worth a banner."""
 BANNER_SECONDS = 4.0
 FRAME_SECONDS = 0.25
+TYPED_MAX = 500
+"""Characters a typed slash command may hold (a chat line's cap)."""
+ENTER, ESCAPE, BACKSPACE = frozenset("\r\n"), "\x1b", frozenset("\x7f\b")
 
 
 def connection_text(client: Client) -> str:
@@ -49,9 +57,12 @@ def connection_text(client: Client) -> str:
 class LiveTable:
     """What the interactive table remembers between frames."""
 
-    def __init__(self, client: Client, room: str) -> None:
+    def __init__(self, client: Client, room: str, account: Account | None = None) -> None:
         self.client = client
         self.room = room
+        self.account = account
+        self.typing: str | None = None
+        """The slash command being typed, or None."""
         self.message = "press ? for the keys"
         self.help = False
         self.banner: tuple[str, ...] = ()
@@ -79,6 +90,7 @@ class LiveTable:
             message=message,
             events=self.banner if now < self.banner_until else (),
             help=self.help,
+            typing=self.typing,
         )
 
     def frame(self, now: float) -> RenderableType:
@@ -94,10 +106,34 @@ class LiveTable:
             self.message = action.text
         elif isinstance(action, Send):
             self.message = f"{describe(action.command)} …"
-            task = asyncio.create_task(self.send(action.command))
-            self.tasks.add(task)
-            task.add_done_callback(self.tasks.discard)
+            self._start(self.send(action.command))
         return True
+
+    def key(self, key: str) -> bool:
+        """One keystroke: typed into the slash command, else the game's key; False: quit."""
+        if self.typing is None and key not in ("/", "t"):
+            return self.handle(action_for_key(key, self.client.view))
+        if self.typing is None:
+            self.typing = "/" if key == "/" else "/say "
+        elif key in ENTER:
+            line, self.typing = self.typing, None
+            self.message = f"{line} …"
+            self._start(self.slash(line))
+        elif key == ESCAPE:
+            self.typing = None
+        elif key in BACKSPACE:
+            self.typing = self.typing[:-1] or None
+        elif key.isprintable() and len(self.typing) < TYPED_MAX:
+            self.typing += key
+        return True
+
+    async def slash(self, line: str) -> None:
+        self.message = (await run_slash(self.client, self.account, line)).replace("\n", " · ")
+
+    def _start(self, work: Any) -> None:
+        task = asyncio.create_task(work)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
 
     async def send(self, command: dict[str, Any]) -> None:
         try:
@@ -110,9 +146,11 @@ class LiveTable:
             self.message = f"{describe(command)} ✓"
 
 
-async def run_live(client: Client, room: str, console: Console | None = None) -> int:
+async def run_live(
+    client: Client, room: str, console: Console | None = None, account: Account | None = None
+) -> int:
     """Show the table until ``q`` (or the end of input); returns the exit code."""
-    table = LiveTable(client, room)
+    table = LiveTable(client, room, account)
     wake = asyncio.Event()
     keys: asyncio.Queue[str] = asyncio.Queue()
     client.on_change = lambda _: wake.set()
@@ -129,7 +167,7 @@ async def run_live(client: Client, room: str, console: Console | None = None) ->
                     await asyncio.wait_for(wake.wait(), FRAME_SECONDS)
                 wake.clear()
                 while not keys.empty():
-                    if not table.handle(action_for_key(keys.get_nowait(), client.view)):
+                    if not table.key(keys.get_nowait()):
                         return 0
                 now = client.server_now()
                 table.note_events(now)

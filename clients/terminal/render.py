@@ -35,7 +35,12 @@ GAME_MODULES: dict[str, str] = {"rollie": "clients.terminal.rollie"}
 GAME_MODULES["roll-player"] = "clients.terminal.roll_player"
 GAME_MODULES["roll-builder"] = "clients.terminal.roll_builder"
 
-COMMON_HELP: list[tuple[str, str]] = [("?", "show or hide this help"), ("q", "quit")]
+COMMON_HELP: list[tuple[str, str]] = [
+    ("/", "type a command: /say TEXT, /chat; the host's /kick, /lock, /unlock, /fill, /host"),
+    ("t", "talk: starts /say"),
+    ("?", "show or hide this help"),
+    ("q", "quit"),
+]
 
 
 @attrs.frozen
@@ -51,6 +56,8 @@ class Status:
     events: tuple[str, ...] = ()
     """Public names of recent notable events (``rollie``, ``crash``, ``game_over``)."""
     help: bool = False
+    typing: str | None = None
+    """The slash command being typed (live mode), or None."""
 
 
 def game_name(view: dict[str, Any] | None) -> str:
@@ -115,12 +122,52 @@ def header(view: dict[str, Any] | None, status: Status, now: float) -> Text:
 
 
 def status_line(status: Status) -> Text:
-    """Connection state, then the last message."""
+    """Connection state, then the last message (or the slash command being typed)."""
     style = "green" if status.connection == "connected" else "bold yellow"
     text = Text(status.connection, style=style)
+    if status.typing is not None:
+        return text.append(" · ").append(status.typing + "_", style="bold")
     if status.message:
         text.append(" · " + status.message)
     return text
+
+
+def chat_lines(view: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """Every chat line this viewer may read, by seq (both channels for a spectator)."""
+    chat = (view or {}).get("chat") or {}
+    lines = [
+        {**line, "channel": channel}
+        for channel in ("players", "spectators")
+        for line in chat.get(channel) or []
+    ]
+    return sorted(lines, key=lambda line: int(line.get("seq") or 0))
+
+
+def chat_text(line: dict[str, Any]) -> str:
+    """``[12] ann: hello`` (``[12] (spectators) cy: ...`` in the spectators' channel), on
+    one line of printable characters: a line break shows as `` / ``, anything a terminal
+    would obey (an escape sequence) as U+FFFD, whatever the server let through."""
+    who = line.get("name") or ("spectator" if line.get("seat") is None else f"seat {line['seat']}")
+    channel = " (spectators)" if line.get("channel") == "spectators" else ""
+    return f"[{line.get('seq')}]{channel} {printable(str(who))}: {printable(str(line.get('text', '')))}"
+
+
+def printable(text: str) -> str:
+    """``text`` on one line, with nothing a terminal would take as a control."""
+    text = text.replace("\r\n", "\n").replace("\n", " / ")
+    return "".join(c if c.isprintable() else "\ufffd" for c in text)
+
+
+CHAT_PANEL = 5
+"""Chat lines the live table shows."""
+
+
+def chat_panel(view: dict[str, Any]) -> Panel | None:
+    """The latest chat lines, as plain text (never markup), or None before the first."""
+    lines = chat_lines(view)[-CHAT_PANEL:]
+    if not lines:
+        return None
+    return Panel(Text("\n".join(chat_text(line) for line in lines)), title="chat", expand=False)
 
 
 def help_panel(module: ModuleType | None, role: str) -> Panel:
@@ -155,6 +202,10 @@ def render(
         if shout is not None:
             parts.append(shout)
         parts.append(module.render(view, presence, now))
+    if view is not None:
+        chat = chat_panel(view)
+        if chat is not None:
+            parts.append(chat)
     if status.help:
         parts.append(help_panel(module, status.role))
     parts.append(status_line(status))

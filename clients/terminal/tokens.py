@@ -2,17 +2,17 @@
 
 ``rollhouse play`` saves the token of the seat it joins and reuses it the next time
 the same room at the same server is played, so a closed terminal resumes its seat.
-The file is private to the user (mode 0600); a damaged file is treated as empty.
+The file is private to the user (created with mode 0600, in a folder of mode 0700, by
+:func:`clients.sdk.saved.write_private`); a damaged file is treated as empty.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 from pathlib import Path
 
 from clients.sdk import ws_url
+from clients.sdk.saved import write_private
 
 
 def default_path() -> Path:
@@ -54,9 +54,4 @@ def forget(url: str, room: str, path: Path | None = None) -> None:
 
 
 def _write(path: Path, tokens: dict[str, str]) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(tokens, indent=2, sort_keys=True))
-    with contextlib.suppress(OSError):
-        os.chmod(tmp, 0o600)
-    tmp.replace(path)
+    write_private(path, json.dumps(tokens, indent=2, sort_keys=True))

@@ -96,6 +96,8 @@ export const FINAL_CODES = new Set([
   "room/bad_seat_token",
   "room/removed",
   "room/locked",
+  "room/no_spectators",
+  "player/unauthorized",
   ORIGIN_FORBIDDEN,
   REPLACED,
 ]);
