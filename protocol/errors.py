@@ -290,8 +290,8 @@ CATALOGUE: tuple[Code, ...] = (
     Code(
         UNAUTHORIZED,
         "no valid player session (missing, unknown, expired or signed out)",
-        False,
-        "http",
+        True,
+        _E,
         401,
     ),
     Code(BAD_CREDENTIALS, "that username and password do not match a player", False, "http", 401),

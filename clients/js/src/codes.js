@@ -63,7 +63,7 @@ export const CATALOGUE = Object.freeze([
   { code: "chat/rate_limited", description: "too many chat messages from you; wait a few seconds", fatal: false, via: "reject", http: null },
   { code: "chat/not_allowed", description: "this room keeps spectators out of the players' channel (or you may not write there)", fatal: false, via: "reject", http: null },
   { code: "player/bad_name", description: "a display name that is not 1-32 characters after NFKC normalisation, or holds control, bidi-override or zero-width characters", fatal: false, via: "error|reject", http: 400 },
-  { code: "player/unauthorized", description: "no valid player session (missing, unknown, expired or signed out)", fatal: false, via: "http", http: 401 },
+  { code: "player/unauthorized", description: "no valid player session (missing, unknown, expired or signed out)", fatal: true, via: "error", http: 401 },
   { code: "player/bad_credentials", description: "that username and password do not match a player", fatal: false, via: "http", http: 401 },
   { code: "player/login_limited", description: "too many failed sign-ins for this account or address, or session tokens that open nothing from this address; retry after Retry-After seconds", fatal: false, via: "http", http: 429 },
   { code: "player/username_taken", description: "another player has that username", fatal: false, via: "http", http: 409 },
