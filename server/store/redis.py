@@ -103,8 +103,6 @@ class RedisStore(GroupCommitted):
             retry=Retry(NoBackoff(), 0),
             **TIMEOUTS,  # type: ignore[arg-type]
         )
-        self._line: Any = None
-        """The writer's connection the appends keep for themselves (see _pipeline)."""
         self._closed = False
         self.keys = Keys(prefix)
         """The key names: the tagged layout until the store says otherwise."""
@@ -288,8 +286,6 @@ class RedisStore(GroupCommitted):
             return
         self._closed = True
         await self.batcher.close()
-        if self._line is not None:
-            await self._line.disconnect()
         await self._client.aclose()
         await self._writer.aclose()
 
@@ -349,39 +345,23 @@ class RedisStore(GroupCommitted):
                 await asyncio.sleep(0.05 * (attempt + 1))
 
     async def _pipeline(self, items: list[Append]) -> list[Any]:
-        """One append script per item, written in one go on the appends' own connection;
-        each reply (or the error Redis answered it with) in order.
+        """One append script per item, sent as one pipeline of the writer's client (not a
+        transaction: each script is atomic on its own); each reply, or the error Redis
+        answered it with, in order.
 
-        Appends are flushed one batch at a time, so they keep one connection of the
-        writer's pool to themselves and speak to it directly (pack, send, read each
-        reply): the client's pipeline object costs several times the round trip's CPU.
-        Any failure on the way leaves the outcome unknown and the connection dropped
-        (the next batch connects again)."""
+        The writer never retries (its ``Retry`` has no attempts): a connection that fails
+        on the way leaves the outcome unknown, and the pipeline gives its connection back
+        disconnected, so the next batch connects again."""
         await self.layout()
-        commands = []
-        for item in items:
-            fence = "" if item.fence is None else item.fence
-            commands.append(("EVALSHA", APPEND_SHA, 2, self.log_key(item.room),
-                             self.fence_key(item.room), item.expected, fence, *item.blobs))  # fmt: skip
-        line = self._line
-        if line is None:
-            line = self._line = self._writer.connection_pool.make_connection()  # type: ignore[no-untyped-call]
-        try:
-            if not line.is_connected:
-                await line.connect()
-            await line.send_packed_command(line.pack_commands(commands), check_health=False)
-            replies: list[Any] = []
-            for _ in commands:
-                try:
-                    replies.append(await line.read_response())
-                except ResponseError as exc:  # this script's own answer (CONFLICT, NOSCRIPT...)
-                    replies.append(exc)
-        except BaseException as exc:
-            await line.disconnect()  # half a conversation: never reuse it
-            if isinstance(exc, RedisError | OSError):  # sent, perhaps: nobody knows what ran
+        async with self._writer.pipeline(transaction=False) as pipe:
+            for item in items:
+                fence = "" if item.fence is None else item.fence
+                pipe.evalsha(APPEND_SHA, 2, self.log_key(item.room), self.fence_key(item.room),
+                             item.expected, fence, *item.blobs)  # fmt: skip
+            try:
+                return list(await pipe.execute(raise_on_error=False))
+            except (RedisError, OSError) as exc:  # sent, perhaps: nobody knows what ran
                 raise StoreUnknown(f"append outcome unknown: redis unavailable: {exc}") from exc
-            raise
-        return replies
 
     @staticmethod
     def _outcome(item: Append, reply: Any) -> int | BaseException:
