@@ -130,8 +130,7 @@ class Node:
         self.draining = True
         log.info("node %s draining: %d rooms", self.id, len(self.rooms.live))
         for pid, session in list(self.sessions.items()):
-            self.sessions.pop(pid, None)
-            session.peer.close_with(codes.MOVED, "this node is shutting down; reconnect")
+            session.room.close(pid, codes.MOVED, "this node is shutting down; reconnect")
         for room_id in list(self.rooms.live):
             await self.rooms.hand_over(
                 room_id, codes.MOVED, "this node is shutting down; reconnect"
@@ -337,7 +336,7 @@ class Node:
         elif msg["k"] == "leave":
             del self.remote[key]
             peer.gone = True
-            room.leave(pid)
+            room.leave(pid, undelivered=bool(msg.get("u")))
 
     async def _call(self, msg: Message) -> None:
         assert self.rooms is not None
@@ -413,16 +412,23 @@ class Node:
                     await self.rooms.get(room_id)
 
     async def _watch_relayed(self) -> None:
-        """Move local connections whose room changed owner, or whose hello went unanswered."""
-        rooms = sorted({s.room.room_id for s in self.sessions.values()})
+        """Move local connections whose room changed owner, or whose hello went unanswered.
+
+        Only the connections open before the lease read began are judged: one opened
+        during it may be to a room the read did not ask about (issue 23: it was taken
+        for moved and closed 3 ms after its hello, while its owner seated it). Each
+        close is a leave to the owner (:meth:`RemoteRoom.close`)."""
+        judged = list(self.sessions.items())
+        rooms = sorted({s.room.room_id for _, s in judged})
         holders = await self.leases.holders(rooms)
         now = time.monotonic()
-        for pid, session in list(self.sessions.items()):
+        for pid, session in judged:
+            if self.sessions.get(pid) is not session:  # left meanwhile
+                continue
             moved = holders.get(session.room.room_id) != session.room.owner
             silent = not session.answered and now - session.opened > self.lease
             if moved or silent:
-                self.sessions.pop(pid, None)
-                session.peer.close_with(codes.MOVED, MOVED_MESSAGE)
+                session.room.close(pid, codes.MOVED, MOVED_MESSAGE)
 
     async def _drop_dead_relays(self) -> None:
         """Peers relayed by a node whose heartbeat stopped have left (it cannot say so)."""

@@ -6,7 +6,10 @@ it stopped and misses nothing; entries are msgpack maps in field ``m``:
 
 - to a room's owner, from the node holding the socket (the *relay*):
   ``hello`` (codec, the hello's fields), ``cmd`` (id, body, send time), ``resync``,
-  ``leave``; each names the relay node ``n`` and its connection ``p``;
+  ``leave`` (``u``: the welcome never reached the client, whose fresh seat is then
+  given back); each names the relay node ``n`` and its connection ``p``. Every
+  connection the relay closes itself (the room moved, the owner never answered, a
+  drain) is a ``leave`` too;
 - back to the relay: ``frames`` (one encoded frame and every connection of that node
   it is for: a patch for ten spectators on one node crosses Redis once), ``close``
   (a fatal error code and message), and ``result`` of a ``call``.
@@ -321,5 +324,17 @@ class RemoteRoom:
         self._send("resync", pid)
 
     def leave(self, pid: int) -> None:
-        if self.sessions.pop(pid, None) is not None:
-            self._send("leave", pid)
+        """The local socket is gone: the owner is told (``u``: its welcome never came
+        through, so a seat it gave is nobody's and goes back)."""
+        session = self.sessions.pop(pid, None)
+        if session is not None:
+            self._send("leave", pid, u=not session.welcomed)
+
+    def close(self, pid: int, code: str, message: str) -> None:
+        """Close the local connection ``pid`` from this side (the room moved, or its
+        owner never answered): the owner is told it left, like any other leave, so no
+        seat stays held for a client that never got its token."""
+        session = self.sessions.get(pid)
+        if session is not None and session.room is self:
+            self.leave(pid)
+            session.peer.close_with(code, message)
