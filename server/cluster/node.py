@@ -204,6 +204,29 @@ class Node:
                 self._published.pop(room_id, None)
             raise
 
+    async def current(self, found: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+        """These summaries read from the index, each one that is behind its room's log
+        and that no live node will publish again (its owner died, or this node's last
+        incarnation, between an append and the summary) replaced by one folded from the
+        log, and written back (:meth:`Index.mend`)."""
+        assert self.rooms is not None
+        live = self.rooms.live
+        seqs = {r: int(s.get("seq", 0)) for r, s in found.items() if r not in live}
+        behind = await self.index.behind(self.leases.keys, seqs)
+        mended = {}
+        for room_id, holder in behind.items():
+            if holder is not None and holder != self.id:  # its owner publishes it within a tick
+                continue
+            summary = await self.rooms.summary_from_log(room_id)
+            if summary is not None:
+                mended[room_id] = {**summary, "node": None}
+        if mended:
+            log.info("node %s: summaries mended from the log: %s", self.id, sorted(mended))
+            self.metrics.summaries_mended.inc(len(mended))
+            with contextlib.suppress(StoreError):  # the next read mends them again
+                await self.index.mend(mended)
+        return {**found, **mended}
+
     async def call(self, owner: str, op: str, room: str, args: dict[str, Any] | None = None) -> Any:
         """Ask ``owner`` to run ``op`` on ``room`` (:meth:`server.room.rooms.Rooms.run_op`:
         a rematch, a quick match's hold, an invite code); its answer."""
