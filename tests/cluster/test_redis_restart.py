@@ -1,0 +1,120 @@
+"""Issue 23, second bug: after a Redis SIGKILL and restart, clients relayed through
+another node never received the patch of an acknowledged seq (their view stalled).
+
+Three nodes on one redis-server (AOF, ``appendfsync always``) that the test kills and
+restarts again and again under relayed traffic: every player and spectator reaches a
+room through a node that does not run it. Once the faults stop, every game must
+finish and every relayed view must reach the log's last seq; every ack is in the log
+once, at its seq."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from clients.bots.play import play_seat
+from clients.sdk import Client, create_room
+from tests.cluster.conftest import LEASE
+from tests.cluster.support import RecordingClient, check_acks_once, player, read_log
+from tests.support.faults import RedisProcess
+from tests.support.server import ServerProcess
+
+pytestmark = pytest.mark.timeout(150)
+
+ROOMS = 3
+CRASHES = 8
+FAULTS_FOR = 30.0
+"""Seconds of faults at most: the whole test stays well under a minute."""
+
+
+async def _faults(redis: RedisProcess, rng: random.Random, games: list[asyncio.Task[Any]]) -> int:
+    """While the games go on, SIGKILL Redis every second or so and restart it after a
+    while (some downs outlast the lease), ``CRASHES`` times at most."""
+    done, started = 0, time.monotonic()
+    while done < CRASHES and time.monotonic() - started < FAULTS_FOR:
+        await asyncio.sleep(rng.uniform(0.3, 1.2))
+        if all(g.done() for g in games):
+            break
+        await redis.crash(rng.choice((rng.uniform(0.1, 0.8), rng.uniform(1.5, LEASE * 1.3))))
+        done += 1
+    return done
+
+
+async def _stalled(
+    url: str, players: dict[str, list[RecordingClient]], watchers: dict[str, list[Client]]
+) -> str:
+    """Where each room's clients stand against its log (for a failure's message)."""
+    lines = []
+    for room, group in players.items():
+        top = (await read_log(url, room))[-1][0]
+        acked = max((seq for p in group for _, seq, _ in p.acked), default=0)
+        lines.append(f"{room}: log {top}, last ack {acked}, players at "
+                     f"{[p.seq for p in group]} waiting on {[list(p.session.pending) for p in group]} "
+                     f"legal {[bool((p.view or {}).get('you', {}).get('legal')) for p in group]}, spectators at {[w.seq for w in watchers[room]]}")  # fmt: skip
+    return "games stalled: " + "; ".join(lines)
+
+
+async def test_relayed_views_reach_every_acked_seq_across_redis_restarts(
+    tmp_path: Path,
+) -> None:
+    """Redis SIGKILLed and restarted under relayed play: no relayed view stalls."""
+    redis = RedisProcess(tmp_path / "redis")
+    redis.start()
+    servers = [
+        ServerProcess(redis.store_url, tmp_path, args=("--node-id", f"n{i}", "--lease", str(LEASE)))
+        for i in range(3)
+    ]
+    clients: list[Client] = []
+    try:
+        for server in servers:
+            server.start()
+        rooms = [
+            (await create_room(servers[0].url, "rollie", 2, options={"rounds": 7},
+                               room={"clock": 0}))["room"]
+            for _ in range(ROOMS)
+        ]  # fmt: skip
+        players = {
+            room: [await player(servers, 1 + i, room, f"p{i}").connect() for i in range(2)]
+            for room in rooms
+        }
+        watchers = {
+            room: [
+                await Client(servers[i].ws_url, room, role="spectator", ping_every=1.0,
+                             backoff=(0.05, 0.5)).connect()
+                for i in (1, 2)
+            ]
+            for room in rooms
+        }  # fmt: skip
+        clients = [c for group in (*players.values(), *watchers.values()) for c in group]
+        games = [
+            asyncio.create_task(play_seat(p, "push", delay=0.02, seed=i, patience=None))
+            for room in rooms
+            for i, p in enumerate(players[room])
+        ]
+        crashes = await _faults(redis, random.Random(23), games)
+        playing = sum(not g.done() for g in games)
+        try:
+            finals = await asyncio.wait_for(asyncio.gather(*games), 60)
+        except TimeoutError:
+            raise AssertionError(await _stalled(redis.url, players, watchers)) from None
+        assert all(f["room"]["status"] == "finished" for f in finals)
+        for room in rooms:
+            last = (await read_log(redis.url, room))[-1][0]
+            for watcher in watchers[room]:
+                await watcher.wait_seq(last, timeout=15)
+            assert await check_acks_once(redis.url, room, players[room]) > 0
+        acks = sum(len(p.acked) for group in players.values() for p in group)
+        moved = sum(c.reconnects for c in clients)
+        print(f"\n{crashes} Redis restarts under relayed play: {acks} acks, every relayed "
+              f"view at the log's end, {moved} reconnects, {playing} seats still playing")  # fmt: skip
+    finally:
+        for client in clients:
+            await client.close()
+        for server in servers:
+            server.kill()
+        redis.stop()
