@@ -35,6 +35,7 @@ import attrs
 import msgpack
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from protocol.codec import codec_for
 from protocol.errors import ProtocolError
@@ -152,6 +153,8 @@ class Streams:
         while True:
             try:
                 reply: Any = await self.reader.xread({key: self.last_id}, count=512, block=1000)
+            except RedisTimeoutError:  # an idle block outlasted the store URL's socket_timeout
+                continue  # (1 s or less): read again from the same id, nothing is lost
             except RedisError as exc:
                 log.warning("relay: inbox read failed (%s); resuming from %r", exc, self.last_id)
                 await asyncio.sleep(0.2)
