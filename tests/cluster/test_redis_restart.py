@@ -4,12 +4,14 @@ another node never received the patch of an acknowledged seq (their view stalled
 Three nodes on one redis-server (AOF, ``appendfsync always``) that the test kills and
 restarts again and again under relayed traffic: every player and spectator reaches a
 room through a node that does not run it. Once the faults stop, every game must
-finish and every relayed view must reach the log's last seq; every ack is in the log
-once, at its seq."""
+finish and every relayed view must reach the log's last seq. The checker, over the
+history sampled all along: every ack is in the log once, at its seq; no view was
+ever ahead of the log; each fence epoch had one holder."""
 
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 import time
 from pathlib import Path
@@ -20,7 +22,14 @@ import pytest
 from clients.bots.play import play_seat
 from clients.sdk import Client, create_room
 from tests.cluster.conftest import LEASE
-from tests.cluster.support import RecordingClient, check_acks_once, player, read_log
+from tests.cluster.support import (
+    History,
+    RecordingClient,
+    check_acks_once,
+    player,
+    read_log,
+    sample_history,
+)
 from tests.support.faults import RedisProcess
 from tests.support.server import ServerProcess
 
@@ -28,6 +37,8 @@ pytestmark = pytest.mark.timeout(150)
 
 ROOMS = 3
 CRASHES = 8
+SEED = int(os.environ.get("ROLLHOUSE_FAULT_SEED", "23"))
+"""The fault schedule's seed (set it to explore other schedules)."""
 FAULTS_FOR = 30.0
 """Seconds of faults at most: the whole test stays well under a minute."""
 
@@ -53,9 +64,11 @@ async def _stalled(
     for room, group in players.items():
         top = (await read_log(url, room))[-1][0]
         acked = max((seq for p in group for _, seq, _ in p.acked), default=0)
-        lines.append(f"{room}: log {top}, last ack {acked}, players at "
-                     f"{[p.seq for p in group]} waiting on {[list(p.session.pending) for p in group]} "
-                     f"legal {[bool((p.view or {}).get('you', {}).get('legal')) for p in group]}, spectators at {[w.seq for w in watchers[room]]}")  # fmt: skip
+        seats = [(p.seq, list(p.session.pending), bool((p.view or {}).get("you", {}).get("legal")))
+                 for p in group]  # fmt: skip
+        spectators = [w.seq for w in watchers[room]]
+        lines.append(f"{room}: log {top}, last ack {acked}, players (seq, unanswered, "
+                     f"legal) {seats}, spectators at {spectators}")  # fmt: skip
     return "games stalled: " + "; ".join(lines)
 
 
@@ -70,6 +83,8 @@ async def test_relayed_views_reach_every_acked_seq_across_redis_restarts(
         for i in range(3)
     ]
     clients: list[Client] = []
+    history = History()
+    sampler = None
     try:
         for server in servers:
             server.start()
@@ -91,12 +106,14 @@ async def test_relayed_views_reach_every_acked_seq_across_redis_restarts(
             for room in rooms
         }  # fmt: skip
         clients = [c for group in (*players.values(), *watchers.values()) for c in group]
+        sampled = {room: [*players[room], *watchers[room]] for room in rooms}
+        sampler = asyncio.create_task(sample_history(redis.url, sampled, history))
         games = [
             asyncio.create_task(play_seat(p, "push", delay=0.02, seed=i, patience=None))
             for room in rooms
             for i, p in enumerate(players[room])
         ]
-        crashes = await _faults(redis, random.Random(23), games)
+        crashes = await _faults(redis, random.Random(SEED), games)
         playing = sum(not g.done() for g in games)
         try:
             finals = await asyncio.wait_for(asyncio.gather(*games), 60)
@@ -108,11 +125,14 @@ async def test_relayed_views_reach_every_acked_seq_across_redis_restarts(
             for watcher in watchers[room]:
                 await watcher.wait_seq(last, timeout=15)
             assert await check_acks_once(redis.url, room, players[room]) > 0
+        history.check()
         acks = sum(len(p.acked) for group in players.values() for p in group)
         moved = sum(c.reconnects for c in clients)
         print(f"\n{crashes} Redis restarts under relayed play: {acks} acks, every relayed "
               f"view at the log's end, {moved} reconnects, {playing} seats still playing")  # fmt: skip
     finally:
+        if sampler is not None:
+            sampler.cancel()
         for client in clients:
             await client.close()
         for server in servers:
