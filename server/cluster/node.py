@@ -324,6 +324,8 @@ class Node:
             self.joining.pop(key, None)
             raise
         waiting = self.joining.pop(key, [])
+        if any(later["k"] == "leave" for later in waiting):  # gone while its room loaded:
+            return  # seated now, it would replace its client's newer connection
         if room is None:
             self.streams.send(key[0], {"k": "close", "p": key[1], "c": codes.MOVED,
                                        "m": MOVED_MESSAGE})  # fmt: skip

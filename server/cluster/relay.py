@@ -160,12 +160,45 @@ class Streams:
                 await asyncio.sleep(0.2)
                 continue
             for _key, entries in reply or []:
-                for entry_id, fields in entries:
+                for entry_id, msg in without_gone_hellos(_decoded(entries)):
                     self.last_id = entry_id
+                    if msg is None:
+                        continue
                     try:
-                        await self.handle(unpack(fields[b"m"]))
+                        await self.handle(msg)
                     except Exception:
                         log.exception("relay: cannot handle a message")
+
+
+def _decoded(entries: list[tuple[Any, Any]]) -> list[tuple[Any, Message | None]]:
+    """Each inbox entry's message (None for one that cannot be read: logged)."""
+    out: list[tuple[Any, Message | None]] = []
+    for entry_id, fields in entries:
+        try:
+            out.append((entry_id, unpack(fields[b"m"])))
+        except Exception:
+            log.exception("relay: cannot read inbox entry %r", entry_id)
+            out.append((entry_id, None))
+    return out
+
+
+def without_gone_hellos(
+    batch: list[tuple[Any, Message | None]],
+) -> list[tuple[Any, Message | None]]:
+    """The batch with each ``hello`` whose connection leaves later in the same batch
+    read as nothing (None): the connection is gone already (its relay closed it while
+    Redis was away, and sent the hello again with the leave), and joining it would
+    seat a ghost that replaces its client's newer connection (``room/replaced``, which
+    a client takes as final). The leave still goes through: harmless when the owner
+    never saw the hello, and it ends the peer when an earlier copy of the hello came."""
+    leaving = {(m["n"], m["p"]) for _, m in batch if m is not None and m.get("k") == "leave"}
+    if not leaving:
+        return batch
+    return [
+        (entry_id, None if m is not None and m.get("k") == "hello" and (m["n"], m["p"]) in leaving
+         else m)
+        for entry_id, m in batch
+    ]  # fmt: skip
 
 
 async def _forever(loop: Callable[[], Awaitable[None]], what: str) -> None:

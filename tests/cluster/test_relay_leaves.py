@@ -15,7 +15,7 @@ from protocol.codec import codec_for
 from protocol.messages import Hello
 from server.cluster.leases import Leases
 from server.cluster.node import Node
-from server.cluster.relay import RemoteRoom, unpack
+from server.cluster.relay import RemoteRoom, unpack, without_gone_hellos
 from server.config import Settings
 from server.metrics import Metrics
 from server.room.io import Leave
@@ -137,3 +137,21 @@ def test_an_undelivered_resume_keeps_the_seat() -> None:
     table.feed(Leave(2, table.now, undelivered=True))
     assert [d["k"] for _, d in table.log] == ["created", "seated"]
     assert table.model.free_seats() == [1]
+
+
+def test_a_hello_whose_connection_left_in_the_same_batch_is_not_joined() -> None:
+    """Redis came back and the relay sent a closed connection's hello again with its
+    leave: the owner reads that hello as nothing (joined, it would replace the client's
+    newer connection: ``room/replaced``); the leave and other connections' messages pass."""
+    batch = [
+        ("1-0", {"k": "hello", "n": "n1", "p": 7, "r": "r-1"}),
+        ("1-1", {"k": "hello", "n": "n1", "p": 8, "r": "r-1"}),
+        ("1-2", {"k": "cmd", "n": "n1", "p": 7, "i": "a"}),
+        ("1-3", {"k": "leave", "n": "n1", "p": 7, "u": True}),
+        ("1-4", {"k": "hello", "n": "n2", "p": 7, "r": "r-1"}),
+    ]
+    kept = without_gone_hellos(batch)
+    assert [entry for entry, _ in kept] == ["1-0", "1-1", "1-2", "1-3", "1-4"]
+    assert [m and (m["k"], m["n"], m["p"]) for _, m in kept] == [
+        None, ("hello", "n1", 8), ("cmd", "n1", 7), ("leave", "n1", 7), ("hello", "n2", 7),
+    ]  # fmt: skip
