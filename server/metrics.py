@@ -131,6 +131,12 @@ class Metrics:
             "rollhouse_failovers_total",
             "Rooms this node took over from a node whose lease lapsed (it did not hand them over).",
         )
+        self.summaries_mended = Counter(
+            "rollhouse_summaries_mended_total",
+            "Room summaries this node found behind their room's log with no live owner to "
+            "publish them (a node killed between an append and its summary), folded again "
+            "from the log and written back to the index.",
+        )
         self.forwarded = Counter(
             "rollhouse_forwarded_total",
             "Messages between a room's owner and the node holding the client's socket: "
@@ -187,6 +193,7 @@ class Metrics:
             self.protocol_errors, self.dropped, self.refused, self.retries, self.append_failures,
             self.rooms_loaded_at_start, self.append_latency, self.fanout_latency,
             self.rooms_owned, self.leases, self.failovers, self.fencing_refusals, self.forwarded,
+            self.summaries_mended,
             self.forward_latency, self.relay_latency, self.load_seconds, self.snapshots,
             self.ack_latency, self.append_stalled, self.store_up, self.lease_seconds,
             self.lease_renewal_age, self.signins,

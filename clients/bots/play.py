@@ -16,6 +16,11 @@ from clients.sdk import Client, CommandRejected
 from engine.core import get_game
 from engine.data import to_data
 
+RETRIED = frozenset({"room/rate_limited", "room/unavailable"})
+"""Rejections of a command that was not applied while the table did not move: a bot
+that waited for the table to move after one (as after losing a race) waited for ever
+when it was the one to play (issue 23: a store restart answered ``room/unavailable``)."""
+
 
 def choose(
     game_name: str, policy_name: str, view: dict[str, Any], rng: random.Random
@@ -44,7 +49,8 @@ async def play_seat(
     """Play until the game ends; returns the final view.
 
     ``patience`` bounds each wait for something to do (None: wait for ever, e.g. for
-    a human with no clock). A ``room/rate_limited`` answer backs off and tries again.
+    a human with no clock). A ``room/rate_limited`` or ``room/unavailable`` answer
+    backs off and tries again.
     """
     rng = random.Random(seed)
     while True:
@@ -63,7 +69,7 @@ async def play_seat(
         try:
             await client.send(command)
         except CommandRejected as exc:  # someone was faster: look again
-            if exc.code == "room/rate_limited":
+            if exc.code in RETRIED:  # not applied, and nobody else moved: try again
                 await asyncio.sleep(0.05)
                 continue
         await client.wait_for(_moved_past(client, seq), timeout=patience)

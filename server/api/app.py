@@ -320,8 +320,10 @@ async def _cluster_page(
     """A page of the cluster's index; a room not indexed yet (just created) is
     summarised here: live on this node, or from its log, with its owner."""
     page, after = await cluster.index.page(cursor, limit)
+    indexed = await cluster.current({r: s for r, s in page if s is not None})
     out, made = [], {}
     for room_id, summary in page:
+        summary = indexed.get(room_id)
         if summary is None:
             room = services.rooms.live.get(room_id)
             if room is not None and not room.broken:
@@ -344,7 +346,9 @@ async def _cluster_info(services: Services, cluster: Node, room_id: str) -> dict
     if room is not None and not room.broken:
         return {**room.summary(), "node": cluster.id}
     summary = await cluster.index.get(room_id)
-    if summary is None:  # not indexed yet: run it here, or learn who runs it
+    if summary is not None:  # behind the log with nobody to publish it: mended
+        summary = (await cluster.current({room_id: summary}))[room_id]
+    else:  # not indexed yet: run it here, or learn who runs it
         try:
             return {**(await services.rooms.get(room_id)).summary(), "node": cluster.id}
         except RoomElsewhere:  # run by another node that has not indexed it yet

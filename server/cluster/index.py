@@ -11,6 +11,14 @@ summaries in one HMGET. A room the append script has added but whose owner has n
 indexed it yet (the moments between its first record and its first summary, or for
 good if its creator died in between) is summarised from its log by the node that
 lists it, which fills the gap in the index (HSETNX: an owner's summary always wins).
+
+A summary is written after its records are durable, so a node killed in between
+leaves the index behind the log (issue 23: finished rooms listed as ``playing`` at an
+older seq for good, since nobody loads a finished room again). Whoever reads a
+summary therefore checks it against its room's log (:meth:`Index.behind`, one
+pipeline per page): one behind the log whose room no live node owns is folded again
+from the log and written back (:meth:`Index.mend`, kept only if newer than what the
+index holds), so the index never stays behind the log past a read.
 """
 
 from __future__ import annotations
@@ -22,8 +30,23 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from server.store import StoreUnavailable
+from server.store.redis_keys import Keys
 
 MAX_PAGE = 500
+
+# KEYS: the index. ARGV: room, its summary (JSON), its seq. -> 1 written, 0 kept what
+# was there (a summary at this seq or later: its owner's, with its live counts).
+MEND = """
+local cur = redis.call('HGET', KEYS[1], ARGV[1])
+if cur then
+  local ok, old = pcall(cjson.decode, cur)
+  if ok and type(old) == 'table' and tonumber(old['seq'] or 0) >= tonumber(ARGV[3]) then
+    return 0
+  end
+end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+return 1
+"""
 
 
 class Index:
@@ -31,6 +54,7 @@ class Index:
         self.client = client
         self.rooms_key = f"{prefix}:rooms"
         self.key = f"{prefix}:index"
+        self._mend = client.register_script(MEND)
 
     async def put(self, summaries: dict[str, dict[str, Any]]) -> None:
         """Store the summaries of these rooms (one HSET)."""
@@ -52,6 +76,40 @@ class Index:
             async with self.client.pipeline(transaction=False) as pipe:
                 for room, summary in summaries.items():
                     pipe.hsetnx(self.key, room, json.dumps(summary, sort_keys=True))
+                await pipe.execute()
+        except RedisError as exc:
+            raise StoreUnavailable(f"redis unavailable: {exc}") from exc
+
+    async def behind(self, keys: Keys, seqs: dict[str, int]) -> dict[str, str | None]:
+        """Of these rooms (each with the seq its summary is at), those whose log has
+        moved past that seq, each with its lease holder (None: nobody runs it)."""
+        if not seqs:
+            return {}
+        try:
+            async with self.client.pipeline(transaction=False) as pipe:
+                for room in seqs:
+                    pipe.xrevrange(keys.room(room, "log"), "+", "-", count=1)
+                    pipe.get(keys.room(room, "lease"))
+                replies = await pipe.execute()
+        except RedisError as exc:
+            raise StoreUnavailable(f"redis unavailable: {exc}") from exc
+        out = {}
+        for i, (room, seq) in enumerate(seqs.items()):
+            top, holder = replies[2 * i], replies[2 * i + 1]
+            if top and _seq_of(top[0][0]) > seq:
+                out[room] = None if holder is None else bytes(holder).decode()
+        return out
+
+    async def mend(self, summaries: dict[str, dict[str, Any]]) -> None:
+        """Write these summaries (folded from the log) where the index holds an older one."""
+        if not summaries:
+            return
+        try:
+            async with self.client.pipeline(transaction=False) as pipe:
+                for room, summary in summaries.items():
+                    text = json.dumps(summary, sort_keys=True)
+                    args: list[str | int] = [room, text, int(summary.get("seq", 0))]
+                    await self._mend(keys=[self.key], args=args, client=pipe)
                 await pipe.execute()
         except RedisError as exc:
             raise StoreUnavailable(f"redis unavailable: {exc}") from exc
@@ -82,3 +140,8 @@ class Index:
             for room, blob in zip(page, blobs, strict=True)
         ]
         return out, (cursor + limit if more else None)
+
+
+def _seq_of(entry_id: Any) -> int:
+    """The seq of a log entry (its stream id is ``0-{seq}``)."""
+    return int(bytes(entry_id).split(b"-")[1])

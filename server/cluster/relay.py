@@ -6,7 +6,10 @@ it stopped and misses nothing; entries are msgpack maps in field ``m``:
 
 - to a room's owner, from the node holding the socket (the *relay*):
   ``hello`` (codec, the hello's fields), ``cmd`` (id, body, send time), ``resync``,
-  ``leave``; each names the relay node ``n`` and its connection ``p``;
+  ``leave`` (``u``: the welcome never reached the client, whose fresh seat is then
+  given back); each names the relay node ``n`` and its connection ``p``. Every
+  connection the relay closes itself (the room moved, the owner never answered, a
+  drain) is a ``leave`` too;
 - back to the relay: ``frames`` (one encoded frame and every connection of that node
   it is for: a patch for ten spectators on one node crosses Redis once), ``close``
   (a fatal error code and message), and ``result`` of a ``call``.
@@ -32,6 +35,7 @@ import attrs
 import msgpack
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from protocol.codec import codec_for
 from protocol.errors import ProtocolError
@@ -149,17 +153,52 @@ class Streams:
         while True:
             try:
                 reply: Any = await self.reader.xread({key: self.last_id}, count=512, block=1000)
+            except RedisTimeoutError:  # an idle block outlasted the store URL's socket_timeout
+                continue  # (1 s or less): read again from the same id, nothing is lost
             except RedisError as exc:
                 log.warning("relay: inbox read failed (%s); resuming from %r", exc, self.last_id)
                 await asyncio.sleep(0.2)
                 continue
             for _key, entries in reply or []:
-                for entry_id, fields in entries:
+                for entry_id, msg in without_gone_hellos(_decoded(entries)):
                     self.last_id = entry_id
+                    if msg is None:
+                        continue
                     try:
-                        await self.handle(unpack(fields[b"m"]))
+                        await self.handle(msg)
                     except Exception:
                         log.exception("relay: cannot handle a message")
+
+
+def _decoded(entries: list[tuple[Any, Any]]) -> list[tuple[Any, Message | None]]:
+    """Each inbox entry's message (None for one that cannot be read: logged)."""
+    out: list[tuple[Any, Message | None]] = []
+    for entry_id, fields in entries:
+        try:
+            out.append((entry_id, unpack(fields[b"m"])))
+        except Exception:
+            log.exception("relay: cannot read inbox entry %r", entry_id)
+            out.append((entry_id, None))
+    return out
+
+
+def without_gone_hellos(
+    batch: list[tuple[Any, Message | None]],
+) -> list[tuple[Any, Message | None]]:
+    """The batch with each ``hello`` whose connection leaves later in the same batch
+    read as nothing (None): the connection is gone already (its relay closed it while
+    Redis was away, and sent the hello again with the leave), and joining it would
+    seat a ghost that replaces its client's newer connection (``room/replaced``, which
+    a client takes as final). The leave still goes through: harmless when the owner
+    never saw the hello, and it ends the peer when an earlier copy of the hello came."""
+    leaving = {(m["n"], m["p"]) for _, m in batch if m is not None and m.get("k") == "leave"}
+    if not leaving:
+        return batch
+    return [
+        (entry_id, None if m is not None and m.get("k") == "hello" and (m["n"], m["p"]) in leaving
+         else m)
+        for entry_id, m in batch
+    ]  # fmt: skip
 
 
 async def _forever(loop: Callable[[], Awaitable[None]], what: str) -> None:
@@ -321,5 +360,17 @@ class RemoteRoom:
         self._send("resync", pid)
 
     def leave(self, pid: int) -> None:
-        if self.sessions.pop(pid, None) is not None:
-            self._send("leave", pid)
+        """The local socket is gone: the owner is told (``u``: its welcome never came
+        through, so a seat it gave is nobody's and goes back)."""
+        session = self.sessions.pop(pid, None)
+        if session is not None:
+            self._send("leave", pid, u=not session.welcomed)
+
+    def close(self, pid: int, code: str, message: str) -> None:
+        """Close the local connection ``pid`` from this side (the room moved, or its
+        owner never answered): the owner is told it left, like any other leave, so no
+        seat stays held for a client that never got its token."""
+        session = self.sessions.get(pid)
+        if session is not None and session.room is self:
+            self.leave(pid)
+            session.peer.close_with(code, message)

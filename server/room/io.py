@@ -53,6 +53,10 @@ class Join:
 class Leave:
     peer: PeerId
     now: float
+    undelivered: bool = False
+    """Its welcome never reached the client (a relay closed the connection first): a
+    seat the welcome gave a fresh token is given back, as for a hello gone before its
+    seat was durable (nobody holds the token)."""
 
 
 @attrs.frozen

@@ -396,15 +396,16 @@ class Rooms:
         """One page of rooms, newest first, from the store's summary index (live rooms
         of this node as they are now); the next page's cursor, None at the end.
 
-        A room with no summary yet (a store from before the index) gets one made from
-        its log, once, and kept."""
+        A room with no summary yet (a store from before the index), or one behind its
+        log (the server was killed between an append and the summary's next write,
+        issue 23), gets one made from its log, once, and kept."""
         page, after = await self.store.room_page(cursor, limit)
         out, made = [], {}
         for room_id, summary in page:
             room = self.live.get(room_id)
             if room is not None:
                 summary = room.summary()
-            elif summary is None:
+            elif summary is None or await self._behind(room_id, summary):
                 summary = await self.summary_from_log(room_id)
                 if summary is None:
                     continue
@@ -412,6 +413,10 @@ class Rooms:
             out.append(summary)
         await self._write_summaries(made)
         return out, after
+
+    async def _behind(self, room_id: str, summary: dict[str, Any]) -> bool:
+        """Whether the log of a room not live here has moved past its kept summary."""
+        return int(summary.get("seq", 0)) < await self.store.last_seq(room_id)
 
     async def summary_from_log(self, room_id: str) -> dict[str, Any] | None:
         """A room's summary folded from its log, without loading it here (None: no log)."""

@@ -253,8 +253,9 @@ class Room:
     def resync(self, pid: PeerId) -> None:
         self.post(ResyncIn(pid, self.clock()))
 
-    def leave(self, pid: PeerId) -> None:
-        self.post(Leave(pid, self.clock()))
+    def leave(self, pid: PeerId, undelivered: bool = False) -> None:
+        """``pid``'s socket is gone (``undelivered``: before its welcome reached it)."""
+        self.post(Leave(pid, self.clock(), undelivered))
 
     @property
     def connected(self) -> int:

@@ -40,6 +40,9 @@ class Table:
         """When each seat's player left (for the ``left`` record a takeover room owes)."""
         self.unconfirmed: set[int] = set()
         """Seats whose taker was gone before its welcome: to be given back."""
+        self.fresh: dict[PeerId, int] = {}
+        """Peers welcomed to a seat with a token made for them (their seat), so a leave
+        that says the welcome never reached the client gives that seat back."""
         self.host_gone: float | None = None
         """Since when the room's host has had no connection here (None: here, or none)."""
         self.presence_sent = -math.inf
@@ -110,6 +113,8 @@ class Table:
         if j.player is not None:
             self.state.out.append(Member(j.player))
         self._take_seat(j, seat, token, None)
+        if token is not None:
+            self.fresh[j.peer] = seat
 
     def seat_lost(self, j: Join) -> None:
         text = "the seat could not be taken; nothing changed; try again"
@@ -121,6 +126,7 @@ class Table:
         if old is not None and old != j.peer:
             state.out.append(Close(old, codes.REPLACED, "a newer connection took this seat"))
             state.peers.pop(old, None)
+            self.fresh.pop(old, None)
         state.peers[j.peer] = PeerInfo(seat, "player", j.codec, j.player, j.name)
         state.seated[seat] = j.peer
         self.left_at.pop(seat, None)
@@ -129,13 +135,19 @@ class Table:
         self.note_host(j.now)
 
     def leave(self, inp: Leave) -> None:
+        """``inp.peer`` is gone; if its welcome never reached it (a relay says so) and
+        gave it a fresh token, nobody holds that token: the seat is given back."""
         state = self.state
+        fresh = self.fresh.pop(inp.peer, None)
         info = state.peers.pop(inp.peer, None)
         if info is None:
             return
         if info.seat is not None and state.seated.get(info.seat) == inp.peer:
             del state.seated[info.seat]
-            self.left_at[info.seat] = inp.now
+            if inp.undelivered and fresh == info.seat:
+                self.unconfirmed.add(info.seat)
+            else:
+                self.left_at[info.seat] = inp.now
         self.presence(inp.now, seats=info.seat is not None)
         self.note_host(inp.now)
 

@@ -97,3 +97,27 @@ async def test_idle_rooms_unload_and_come_back_from_the_log() -> None:
         assert again.view is not None
         assert again.view["game"] == final["game"]
         await again.close()
+
+
+async def test_a_summary_behind_the_log_is_listed_from_the_log() -> None:
+    """Issue 23: a server killed between an append and the summary's next write left the
+    kept summary behind the log; the list folds such a room from its log and keeps that."""
+    async with serve(Settings(store_url="memory://", idle_unload_seconds=0.2)) as server:
+        info = await server.create_room(
+            "rollie", 2, options={"rounds": 1}, room={"bots": 2, "bot_delay": 0}
+        )
+        watcher = await Client(server.ws_url, info["room"], role="spectator").connect()
+        await watcher.wait_for(lambda v: v["room"]["status"] == "finished", timeout=30)
+        await watcher.close()
+        rooms, store = server.services.rooms, server.services.store
+        for _ in range(100):
+            if info["room"] not in rooms.live:
+                break
+            await asyncio.sleep(0.05)
+        assert info["room"] not in rooms.live
+        await store.save_summaries({info["room"]: info})  # as a kill before the write leaves it
+        listed = next(r for r in (await rooms.list())[0] if r["room"] == info["room"])
+        top = await store.last_seq(info["room"])
+        assert (listed["status"], listed["seq"]) == ("finished", top) and info["seq"] < top
+        kept = dict((await store.room_page(0, 10))[0])[info["room"]]
+        assert kept is not None and kept["status"] == "finished"

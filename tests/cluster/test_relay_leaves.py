@@ -1,0 +1,157 @@
+"""Issue 23, first bug: a relay judged a connection opened during its lease read as
+"the room moved", closed it 3 ms after its hello and told the owner nothing, so the
+owner kept a seat held by a token no client had (the player came back to
+``room/full``). Every close a relay makes is now a leave to the owner, and a seat
+whose welcome never reached its client is given back."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import redis.asyncio as aioredis
+
+from protocol.codec import codec_for
+from protocol.messages import Hello
+from server.cluster.leases import Leases
+from server.cluster.node import Node
+from server.cluster.relay import RemoteRoom, unpack, without_gone_hellos
+from server.config import Settings
+from server.metrics import Metrics
+from server.room.io import Leave
+from server.store import open_store
+from tests.server.core_harness import Table
+
+pytestmark = pytest.mark.timeout(60)
+
+OWNER = "owner-node"
+
+
+class LocalPeer:
+    """A local websocket connection as the relay sees it (what it was sent, how it closed)."""
+
+    codec_name = "rollhouse.v1.json"
+
+    def __init__(self) -> None:
+        self.codec = codec_for(self.codec_name)
+        self.frames: list[bytes | str] = []
+        self.closed: tuple[str, str] | None = None
+        self.seat: int | None = None
+        self.role: str | None = None
+
+    def send_frame(self, frame: bytes | str) -> None:
+        self.frames.append(frame)
+
+    def close_with(self, code: str, message: str) -> None:
+        self.closed = (code, message)
+
+
+class OpensDuringRead(Leases):
+    """Leases whose holders read lets a hello in while it waits (as the event loop may)."""
+
+    during: list[Any]
+
+    async def holders(self, rooms: list[str]) -> dict[str, str | None]:
+        answer = await super().holders(rooms)
+        while self.during:
+            self.during.pop(0)()
+        return answer
+
+
+def _hello(room: str) -> Hello:
+    return Hello(room, "player", "ann", None, None)
+
+
+async def _owner_inbox(url: str) -> list[dict[str, Any]]:
+    client = aioredis.Redis.from_url(url)
+    try:
+        entries = await client.xrange(f"rollhouse:node:{OWNER}:in")
+    finally:
+        await client.aclose()
+    return [unpack(fields[b"m"]) for _, fields in entries]
+
+
+async def test_a_connection_opened_during_the_lease_read_is_not_taken_for_moved(
+    redis_url: str,
+) -> None:
+    """A hello to a room the read did not ask about stays open; a connection whose room
+    really moved is closed, and its owner is told it left before its welcome came."""
+    store = open_store(redis_url)
+    node = Node(Settings(store_url=redis_url, node_id="relay-node"), store, Metrics())
+    leases = OpensDuringRead(node.client, "rollhouse", node.id, node.lease)
+    leases.during = []
+    node.leases = leases
+    try:
+        for room in ("r-old", "r-new"):
+            await node.client.set(f"rollhouse:room:{{{room}}}:lease", OWNER)
+        old_peer, new_peer = LocalPeer(), LocalPeer()
+        old_room = RemoteRoom(node.streams, node.sessions, "r-old", OWNER, node.metrics)
+        new_room = RemoteRoom(node.streams, node.sessions, "r-new", OWNER, node.metrics)
+        old_pid = old_room.join(old_peer, _hello("r-old"))
+        opened: list[int] = []
+        leases.during.append(lambda: opened.append(new_room.join(new_peer, _hello("r-new"))))
+        await node._watch_relayed()
+        assert new_peer.closed is None and opened[0] in node.sessions
+        assert old_peer.closed is None and old_pid in node.sessions
+
+        await node.client.set("rollhouse:room:{r-old}:lease", "another-node")  # it moved
+        await node._watch_relayed()
+        assert old_peer.closed is not None and old_peer.closed[0] == "room/moved"
+        assert old_pid not in node.sessions and new_peer.closed is None
+        await node.streams.flush()
+        sent = [(m["k"], m["p"], m.get("u")) for m in await _owner_inbox(redis_url)]
+        assert sent == [("hello", old_pid, None), ("hello", opened[0], None),
+                        ("leave", old_pid, True)]  # fmt: skip
+    finally:
+        await node.close()
+        await store.close()
+
+
+def test_a_seat_whose_welcome_never_arrived_is_given_back() -> None:
+    """The owner seated a relayed hello and sent its welcome; the relay then says the
+    connection left before the welcome reached it: an ``unseated`` record frees the seat."""
+    table = Table.new()
+    table.join(1, "ann")
+    assert table.model.holders and table.core.seated == {0: 1}
+    table.feed(Leave(1, table.now, undelivered=True))
+    assert [d["k"] for _, d in table.log] == ["created", "seated", "unseated"]
+    assert table.model.free_seats() == [0, 1]
+
+
+def test_a_leave_after_a_delivered_welcome_keeps_the_seat() -> None:
+    """The usual leave: the client has its token, so the seat stays its own."""
+    table = Table.new()
+    table.join(1, "ann")
+    table.feed(Leave(1, table.now, undelivered=False))
+    assert [d["k"] for _, d in table.log] == ["created", "seated"]
+    assert table.model.free_seats() == [1]
+
+
+def test_an_undelivered_resume_keeps_the_seat() -> None:
+    """A resume with its own token gives nothing back: that client holds the token."""
+    table = Table.new()
+    out = table.join(1, "ann")
+    token = table.welcome(out, 1).seat_token
+    table.leave(1)
+    table.join(2, token=token)
+    table.feed(Leave(2, table.now, undelivered=True))
+    assert [d["k"] for _, d in table.log] == ["created", "seated"]
+    assert table.model.free_seats() == [1]
+
+
+def test_a_hello_whose_connection_left_in_the_same_batch_is_not_joined() -> None:
+    """Redis came back and the relay sent a closed connection's hello again with its
+    leave: the owner reads that hello as nothing (joined, it would replace the client's
+    newer connection: ``room/replaced``); the leave and other connections' messages pass."""
+    batch = [
+        ("1-0", {"k": "hello", "n": "n1", "p": 7, "r": "r-1"}),
+        ("1-1", {"k": "hello", "n": "n1", "p": 8, "r": "r-1"}),
+        ("1-2", {"k": "cmd", "n": "n1", "p": 7, "i": "a"}),
+        ("1-3", {"k": "leave", "n": "n1", "p": 7, "u": True}),
+        ("1-4", {"k": "hello", "n": "n2", "p": 7, "r": "r-1"}),
+    ]
+    kept = without_gone_hellos(batch)
+    assert [entry for entry, _ in kept] == ["1-0", "1-1", "1-2", "1-3", "1-4"]
+    assert [m and (m["k"], m["n"], m["p"]) for _, m in kept] == [
+        None, ("hello", "n1", 8), ("cmd", "n1", 7), ("leave", "n1", 7), ("hello", "n2", 7),
+    ]  # fmt: skip
