@@ -30,7 +30,13 @@ lock: $(STAMP)
 # The container test builds deploy/Dockerfile (minutes on a clean machine): its own target.
 CONTAINER_TEST := tests/deploy/test_container.py
 
-test: $(STAMP)
+# axe-core for the browser tests' accessibility checks, from tests/browser's lock file
+# (skipped where npm is missing: the test then skips too, or fails under CI).
+AXE := tests/browser/node_modules/axe-core/axe.min.js
+$(AXE): tests/browser/package-lock.json
+	if command -v npm >/dev/null 2>&1; then (cd tests/browser && npm ci --no-audit --no-fund --silent) && touch $@; fi
+
+test: $(STAMP) $(AXE)
 	$(BIN)/python -m pytest --ignore=$(CONTAINER_TEST) $(PYTEST_ARGS)
 
 # deploy/Dockerfile built with buildah (its Debian base made by deploy/base-image.sh when

@@ -250,11 +250,14 @@ function dicePanel(ctx, p, legal) {
               const glyph = action === "road" ? "roads" : action;
               const idle = c && wasted(p, action, shown);
               const label = (action === "road" && shown === 1 ? t("rb.use.road_one") : t(`rb.use.${action}`, { n: shown })) + (idle ? ` — ${t(`rb.idle.${action}`)}` : "");
+              const word = t(`rb.action.${action}`);
+              // the name a screen reader speaks holds the word on the button (WCAG 2.5.3)
+              const named = label.startsWith(word) ? label : `${word}: ${label}`;
               return h(
                 "button",
-                { type: "button", class: `btn small rb-use${idle ? " idle" : ""}`, testid: `use-${i}-${action}`, disabled: !c || busy, title: label, "aria-label": label, onclick: () => act(ctx, c) },
+                { type: "button", class: `btn small rb-use${idle ? " idle" : ""}`, testid: `use-${i}-${action}`, disabled: !c || busy, title: label, "aria-label": named, onclick: () => act(ctx, c) },
                 icon(glyph, 16),
-                h("span", { text: t(`rb.action.${action}`) }),
+                h("span", { text: word }),
               );
             }),
           )
@@ -564,14 +567,14 @@ function wonderPanel(ctx, p, legal) {
             "data-state": state,
             style: `left:${xOf(b) * U}px;top:${(rows - 1 - b.row) * U}px`,
             title: tip,
-            "aria-label": tip,
             disabled: !c || !!ctx.ui.busy,
             onclick: () => c && act(ctx, c),
           },
-          h("span", { class: "rb-box-n", text: String(b.n) }),
+          h("span", { class: "visually-hidden", text: tip }),
+          h("span", { class: "rb-box-n", "aria-hidden": "true", text: String(b.n) }),
           effectGlyphs(b.effect)
             .slice(0, 1)
-            .map(([g, n]) => h("span", { class: "rb-box-fx" }, icon(g, 13), n !== null && g !== "ability" ? h("small", { text: String(n) }) : null)),
+            .map(([g, n]) => h("span", { class: "rb-box-fx", "aria-hidden": "true" }, icon(g, 13), n !== null && g !== "ability" ? h("small", { text: String(n) }) : null)),
           b.filled ? h("span", { class: "rb-box-x", "aria-hidden": "true", text: "✕" }) : null,
         );
       }),

@@ -118,13 +118,14 @@ function price(p, card) {
 // -- small pieces ----------------------------------------------------------------------
 
 function die(ctx, d, { testid = null, extra = "", label = null } = {}) {
-  if (!d) return h("span", { class: `rp-die empty ${extra}`, testid, "aria-label": label || ctx.t("rp.empty_space") });
+  if (!d) return h("span", { class: `rp-die empty ${extra}`, testid, role: "img", "aria-label": label || ctx.t("rp.empty_space") });
   return h("span", {
     class: `rp-die c-${d.colour} ${extra}`,
     testid,
     "data-colour": d.colour,
     "data-value": String(d.value),
     title: label || `${colourName(ctx, d.colour)} ${d.value}`,
+    role: "img",
     "aria-label": label || `${colourName(ctx, d.colour)} ${d.value}`,
     text: String(d.value),
   });
@@ -812,14 +813,14 @@ function alignmentGrid(ctx, p, seat, tg) {
     h("div", { class: "rp-align-title" }, h("span", { class: "label", text: t("rp.alignment") }), h("strong", { text: p.alignment ? alignName(ctx, p.alignment) : "—" })),
     h(
       "div",
-      { class: "rp-align-grid", role: "grid", "aria-label": t("rp.alignment") },
+      { class: "rp-align-grid", role: "group", "aria-label": t("rp.alignment") },
       grid.map((v, i) => {
         const token = p.cell === i;
         const c = byCell.get(i);
         const label = `${t(`rp.align_row.${["good", "neutral", "evil"][Math.floor(i / 3)]}`)} · ${t(`rp.align_col.${["lawful", "neutral", "chaotic"][i % 3]}`)}${v === null ? "" : ` · ★${v}`}`;
-        const inner = [v === null ? "" : h("span", { class: `rp-cell-stars${v < 0 ? " neg" : v > 0 ? " pos" : ""}`, text: v > 0 ? `+${v}` : v < 0 ? `−${-v}` : "0" }), token ? h("span", { class: `rp-token t-${p.colour || "none"}`, testid: `token-${seat}`, "aria-label": t("rp.token") }) : null];
+        const inner = [v === null ? "" : h("span", { class: `rp-cell-stars${v < 0 ? " neg" : v > 0 ? " pos" : ""}`, text: v > 0 ? `+${v}` : v < 0 ? `−${-v}` : "0" }), token ? h("span", { class: `rp-token t-${p.colour || "none"}`, testid: `token-${seat}`, role: "img", "aria-label": t("rp.token") }) : null];
         if (c) return h("button", { type: "button", class: "rp-cell target rp-send", title: label, "aria-label": label, testid: `cell-${seat}-${i}`, disabled: !!ctx.ui.busy, onclick: () => act(ctx, c) }, inner);
-        return h("div", { class: `rp-cell${token ? " here" : ""}`, title: label, "aria-label": label, testid: `cell-${seat}-${i}` }, inner);
+        return h("div", { class: `rp-cell${token ? " here" : ""}`, title: label, role: "img", "aria-label": label, testid: `cell-${seat}-${i}` }, inner);
       }),
     ),
   );
@@ -1059,7 +1060,7 @@ function finalTable(ctx) {
     h("p", { class: "winner-line", testid: "winners" }, h("span", { class: "trophy", "aria-hidden": "true", text: "★" }), " ", best.length > 1 ? t("rp.final.win_shared", { names }) : t("rp.final.wins", { names })),
     h(
       "div",
-      { class: "table-scroll" },
+      { class: "table-scroll", tabindex: "0" },
       h(
         "table",
         { class: "scores rp-scores" },

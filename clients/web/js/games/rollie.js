@@ -359,7 +359,7 @@ function finalTable(ctx) {
     ),
     h(
       "div",
-      { class: "table-scroll" },
+      { class: "table-scroll", tabindex: "0" },
       h(
         "table",
         { class: "scores" },

@@ -5,7 +5,7 @@ export default {
   en: {
     "lobby.you": "You",
     "lobby.play_bot": "Play against a bot now",
-    "lobby.play_bot_label": "Play {game} against a bot now",
+    "lobby.play_bot_label": "Play against a bot now: {game}",
     "lobby.setup_room": "Set up a room",
     "lobby.setup_room_label": "Set up a room of {game}",
     "lobby.duration": "about {min} min",
@@ -85,7 +85,7 @@ export default {
   "pt-BR": {
     "lobby.you": "Você",
     "lobby.play_bot": "Jogar contra um robô agora",
-    "lobby.play_bot_label": "Jogar {game} contra um robô agora",
+    "lobby.play_bot_label": "Jogar contra um robô agora: {game}",
     "lobby.setup_room": "Montar uma mesa",
     "lobby.setup_room_label": "Montar uma mesa de {game}",
     "lobby.duration": "cerca de {min} min",
