@@ -220,10 +220,14 @@ class RedisOperator:
 
     async def bans(self, now: float) -> list[Plain]:
         found = await self._guard(self._client.hgetall(self.bans_key))
-        live, over = [], []
+        live: list[Plain] = []
+        over: list[Any] = []
         for field, data in found.items():
             ban = json.loads(data)
-            (live if ban["until"] > now else over).append(ban if ban["until"] > now else field)
+            if ban["until"] > now:
+                live.append(ban)
+            else:
+                over.append(field)
         if over:
             await self._guard(self._client.hdel(self.bans_key, *over))
         return live
