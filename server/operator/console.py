@@ -141,6 +141,7 @@ class Console:
             handlers["operator_drain"] = self._drain_here
         with contextlib.suppress(StoreError):
             await self.refresh()
+            await self.report()
         self._task = asyncio.create_task(self._reports(), name="operator-reports")
 
     async def close(self) -> None:
