@@ -21,6 +21,8 @@ HTTP (JSON):
 | *      | /api/players,     | players and sessions (guests, names, credentials, sign    |
 |        | /api/me...,       | in and out, my games): :mod:`server.api.players`          |
 |        | /api/sessions...  |                                                           |
+| *      | /api/operator/... | the operator console, behind the operator token:          |
+|        |                   | :mod:`server.api.operator`                                |
 | GET    | /metrics          | Prometheus text                                           |
 | GET    | /rules/{game}.md  | the rules in our own words (English, then pt-BR)          |
 | GET    | /                 | the web client (lobby; ``/table.html?room=ID``)           |
