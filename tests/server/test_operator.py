@@ -117,6 +117,10 @@ async def test_closing_a_room_tells_its_players_why(console_server: LiveServer) 
     late = await hello(console_server, room, "cy")
     assert (await until_error(late))["code"] == "room/closed"
     await late.close()
+    history = await call(console_server, "GET", f"/api/rooms/{room}/events")
+    assert history.status_code == 200  # its log stays readable
+    public = (await call(console_server, "GET", f"/api/rooms/{room}")).json()
+    assert public["status"] == "closed"
     listed = await call(console_server, "GET", "/api/operator/rooms?status=closed", headers=AUTH)
     assert [r["room"] for r in listed.json()["rooms"]] == [room]
     shown = (await call(console_server, "GET", f"/api/operator/rooms/{room}", headers=AUTH)).json()
@@ -213,3 +217,26 @@ async def test_remove_and_hide_and_bad_input(console_server: LiveServer) -> None
     audit = (await call(console_server, "GET", "/api/operator/audit", headers=AUTH)).json()
     results = [(e["action"], e["result"]) for e in audit["audit"]]
     assert results == [("close", "room/not_found"), ("hide", "room/bad_action"), ("remove", "ok")]
+
+
+async def test_a_banned_player_is_refused_at_hello_and_on_http(console_server: LiveServer) -> None:
+    """A ban of a player id: their session opens nothing over HTTP (403 server/banned)
+    and their hello is closed with server/banned; another player goes on."""
+    made = (await call(console_server, "POST", "/api/players", json={"name": "mal"})).json()
+    player, session = made["player"]["id"], made["session"]
+    body = {"kind": "player", "value": player, "minutes": 1, "reason": "cheating"}
+    reply = await call(console_server, "POST", "/api/operator/bans", headers=AUTH, json=body)
+    assert reply.status_code == 200, reply.text
+    me = await call(
+        console_server, "GET", "/api/me", headers={"Authorization": f"Bearer {session}"}
+    )
+    assert (me.status_code, me.json()["error"]["code"]) == (403, "server/banned")
+    room = (await console_server.create_room("rollie", 2))["room"]
+    ws = await websockets.connect(console_server.ws_url, subprotocols=["rollhouse.v2.json"])  # type: ignore[list-item]
+    await ws.send(json.dumps({"type": "hello", "room": room, "role": "player", "session": session}))
+    error = await until_error(ws)
+    assert error["code"] == "server/banned" and "cheating" in error["message"]
+    other = (await call(console_server, "POST", "/api/players", json={"name": "ok"})).json()
+    fine = await call(console_server, "GET", "/api/me",
+                      headers={"Authorization": f"Bearer {other['session']}"})  # fmt: skip
+    assert fine.status_code == 200
