@@ -335,9 +335,11 @@ class Console:
             value = await work
         except CodedError as exc:
             entry.update(result=exc.code, message=exc.message)
+            self.metrics.operator_actions.inc(action=action, result=exc.code)
             await self.store.operator.audit(entry)
             raise
         entry["result"] = "ok"
+        self.metrics.operator_actions.inc(action=action, result="ok")
         await self.store.operator.audit(entry)
         log.info("operator %s (%s) did %s on %s", actor.who, actor.address, action, target)
         return {"ok": True, "value": value}
