@@ -30,6 +30,8 @@ AUDIT_KEEP = 10_000
 """Audit entries kept (the oldest go first)."""
 KINDS = ("address", "player")
 """What a ban names."""
+FORGET_NODES = 86_400.0
+"""Seconds after which a silent node's report is deleted (``reports`` does it)."""
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS operator_audit (
@@ -117,6 +119,8 @@ class MemoryOperator:
         self.nodes[node] = {**report, "node": node, "at": now}
 
     async def reports(self, now: float, ttl: float) -> list[Plain]:
+        for node in [n for n, r in self.nodes.items() if r["at"] <= now - FORGET_NODES]:
+            del self.nodes[node]
         return [dict(r) for r in self.nodes.values() if r["at"] > now - ttl]
 
 
@@ -162,6 +166,8 @@ class SqliteOperator:
         await self._call(self._write, sql, (node, now, data))
 
     async def reports(self, now: float, ttl: float) -> list[Plain]:
+        forget = "DELETE FROM operator_nodes WHERE at <= ?"
+        await self._call(self._write, forget, (now - FORGET_NODES,))
         sql = "SELECT data FROM operator_nodes WHERE at > ? ORDER BY node"
         return [json.loads(r[0]) for r in await self._call(self._rows, sql, (now - ttl,))]
 
@@ -239,4 +245,8 @@ class RedisOperator:
     async def reports(self, now: float, ttl: float) -> list[Plain]:
         found = await self._guard(self._client.hgetall(self.nodes_key))
         out = [json.loads(d) for d in found.values()]
-        return sorted((r for r in out if r["at"] > now - ttl), key=lambda r: str(r["node"]))
+        gone = [r["node"] for r in out if r["at"] <= now - FORGET_NODES]
+        if gone:
+            await self._guard(self._client.hdel(self.nodes_key, *gone))
+        cut = now - min(ttl, FORGET_NODES)
+        return sorted((r for r in out if r["at"] > cut), key=lambda r: str(r["node"]))

@@ -64,3 +64,5 @@ async def test_node_reports_are_kept_while_fresh(operator: OperatorStore) -> Non
     assert fresh == [{"rooms": 3, "node": "a", "at": 104.0}]
     both = await operator.reports(105.0, 10.0)
     assert [(r["node"], r["rooms"]) for r in both] == [("a", 3), ("b", 2)]
+    await operator.report("a", {"rooms": 4}, 100_000.0)
+    assert [r["node"] for r in await operator.reports(100_000.0, 1e9)] == ["a"]  # b forgotten
