@@ -38,7 +38,7 @@ async def console_server() -> AsyncIterator[LiveServer]:
 async def test_an_operator_closes_a_room_and_bans_an_address(
     console_server: LiveServer, new_page: NewPage
 ) -> None:
-    """The proof of the console, end to end in chromium."""
+    """The proof of the console, end to end in chromium (and a notice on the way)."""
     url = console_server.url
     room = (await console_server.create_room("rollie", 2))["room"]
     players = [await new_page(name) for name in ("Ana", "Bruno")]
@@ -72,6 +72,13 @@ async def test_an_operator_closes_a_room_and_bans_an_address(
     detail = ops.get_by_test_id("room-detail")
     await detail.get_by_text("Ana").first.wait_for()
     assert await ops.locator("[data-testid=detail-connections] tbody tr").count() == 2
+    await ops.get_by_test_id("notice-text").fill("maintenance at 10:00 UTC")
+    await ops.get_by_test_id("send-notice").click()
+    for page in players:  # a notice is a banner; the game goes on
+        banner = page.get_by_test_id("server-notice")
+        await banner.get_by_text("maintenance at 10:00 UTC").wait_for(timeout=10000)
+        assert await page.get_by_test_id("fatal-message").is_hidden()
+    await ops.get_by_text("Notice sent to 2 connections.").wait_for()
     await ops.get_by_test_id("close-reason").fill(REASON)
     await ops.get_by_test_id("close-room").click()
     for page in players:  # the players see why
@@ -106,4 +113,5 @@ async def test_an_operator_closes_a_room_and_bans_an_address(
     ban_row = await audit.locator("tr[data-action=ban]").inner_text()
     assert "Olga" in close_row and room in close_row and REASON in close_row
     assert "Olga" in ban_row and BANNED in ban_row and "127.0.0.1" in ban_row
+    assert await audit.locator("tr[data-action=notice]").count() == 1
     await ops.screenshot(path="/tmp/operator-console.png", full_page=True)
