@@ -117,8 +117,12 @@ class Settings:
     operator_token_sha256: str = ""
     """Or the SHA-256 hex digest of the token (``ROLLHOUSE_OPERATOR_TOKEN_SHA256``), so
     that the token itself need not be in the node's environment."""
-    operator_requests_per_minute: int = 120
-    """Console requests one address may make per minute (wrong tokens: a tenth of it)."""
+    operator_requests_per_minute: int = 300
+    """Console requests one address may make per minute (the page asks about 70 a
+    minute while it is open)."""
+    operator_wrong_tokens_per_minute: int = 10
+    """Console requests with a wrong or no token one address may make per minute; past
+    them, the right token waits too."""
 
     node_id: str = ""
     """This node's name in the cluster (empty: ``{hostname}-{port}``)."""

@@ -2,8 +2,8 @@
 ``/operator.html``). Every route asks :func:`operator_of` first:
 
 - no operator token configured: 404 ``operator/off`` (the console does not exist);
-- more than ``operator_requests_per_minute`` requests from the address, or more than a
-  tenth of that of wrong tokens (then even the right one, so that no answer tells a
+- more than ``operator_requests_per_minute`` requests from the address, or more than
+  ``operator_wrong_tokens_per_minute`` without the right token (then even the right one, so that no answer tells a
   right guess from a wrong one): 429 ``operator/rate_limited`` with Retry-After;
 - no ``Authorization: Bearer <operator token>``, or another token: 401
   ``operator/unauthorized``; nothing else is said or done.

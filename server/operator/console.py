@@ -124,9 +124,8 @@ class Console:
         self.rooms, self.cluster, self.connections = rooms, cluster, connections
         self.node = cluster.id if cluster is not None else settings.node
         self.bans = Bans()
-        per_minute = settings.operator_requests_per_minute
-        self.requests = WindowCounter(per_minute)
-        self.wrong_tokens = WindowCounter(max(1, per_minute // 10))
+        self.requests = WindowCounter(settings.operator_requests_per_minute)
+        self.wrong_tokens = WindowCounter(settings.operator_wrong_tokens_per_minute)
         self._task: asyncio.Task[None] | None = None
         self._background: set[asyncio.Task[Any]] = set()
 

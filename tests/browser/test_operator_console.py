@@ -30,7 +30,7 @@ async def console_server() -> AsyncIterator[LiveServer]:
     """A server with the console on, behind a proxy on 127.0.0.1 (so the handshake check
     can speak for another address with X-Forwarded-For)."""
     settings = Settings(store_url="memory://", operator_token=TOKEN, trusted_proxies=("127.0.0.1",),
-                        operator_requests_per_minute=600)  # fmt: skip
+                        operator_wrong_tokens_per_minute=30)  # fmt: skip
     async with serve(settings) as server:
         yield server
 

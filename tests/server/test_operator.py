@@ -28,7 +28,7 @@ BANNED = "203.0.113.7"
 @pytest.fixture
 async def console_server() -> AsyncIterator[LiveServer]:
     settings = Settings(store_url="memory://", operator_token=TOKEN, trusted_proxies=("127.0.0.1",),
-                        operator_requests_per_minute=300)  # fmt: skip
+                        operator_wrong_tokens_per_minute=30)  # fmt: skip
     async with serve(settings) as server:
         yield server
 
@@ -62,9 +62,9 @@ async def test_every_console_route_is_401_without_the_token(console_server: Live
 
 
 async def test_wrong_tokens_are_bounded_per_address(console_server: LiveServer) -> None:
-    """Past a tenth of the request limit of wrong tokens in a minute, the address gets
+    """Past the bound of requests without the right token in a minute, the address gets
     429 operator/rate_limited, the right token too."""
-    limit = console_server.services.settings.operator_requests_per_minute // 10
+    limit = console_server.services.settings.operator_wrong_tokens_per_minute
     for _ in range(limit):
         reply = await call(console_server, "GET", "/api/operator/nodes")
         assert reply.status_code == 401
