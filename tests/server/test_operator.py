@@ -240,3 +240,28 @@ async def test_a_banned_player_is_refused_at_hello_and_on_http(console_server: L
     fine = await call(console_server, "GET", "/api/me",
                       headers={"Authorization": f"Bearer {other['session']}"})  # fmt: skip
     assert fine.status_code == 200
+
+
+async def test_an_operator_hides_a_chat_line(console_server: LiveServer) -> None:
+    """A chat line shown in the console is hidden by seq: it leaves the room's chat, and
+    the audit log names it."""
+    room = (await console_server.create_room("rollie", 2))["room"]
+    ws = await websockets.connect(console_server.ws_url, subprotocols=["rollhouse.v2.json"])  # type: ignore[list-item]
+    await ws.send(json.dumps({"type": "hello", "room": room, "role": "player", "name": "ann"}))
+    assert json.loads(await ws.recv())["type"] == "welcome"
+    await ws.send(json.dumps({"type": "act", "id": "c1", "act": {"type": "chat", "text": "spam"}}))
+    async with asyncio.timeout(10):
+        while json.loads(await ws.recv())["type"] != "ack":
+            pass
+    path = f"/api/operator/rooms/{room}"
+    (line,) = (await call(console_server, "GET", path, headers=AUTH)).json()["chat"]
+    assert line["text"] == "spam"
+    hidden = await call(console_server, "POST", path + "/hide", headers=AUTH,
+                        json={"seq": line["seq"]})  # fmt: skip
+    assert hidden.status_code == 200, hidden.text
+    assert (await call(console_server, "GET", path, headers=AUTH)).json()["chat"] == []
+    (entry,) = (await call(console_server, "GET", "/api/operator/audit", headers=AUTH)).json()[
+        "audit"
+    ]
+    assert (entry["action"], entry["seq"], entry["result"]) == ("hide", line["seq"], "ok")
+    await ws.close()
