@@ -78,13 +78,18 @@ def operator_of(request: Request) -> Actor:
     return Actor(name, address)
 
 
+def _json(data: Any) -> Response:
+    """A console answer: never kept by a cache on the way."""
+    return JSONResponse(data, headers={"Cache-Control": "no-store"})
+
+
 async def _body(request: Request) -> dict[str, Any]:
     return json_object(await request.body())
 
 
 async def nodes(request: Request) -> Response:
     operator_of(request)
-    return JSONResponse({"nodes": await _console(request)[1].nodes()})
+    return _json({"nodes": await _console(request)[1].nodes()})
 
 
 async def rooms(request: Request) -> Response:
@@ -93,23 +98,23 @@ async def rooms(request: Request) -> Response:
     found = await _console(request)[1].room_list(
         query.get("game") or None, query.get("status") or None, query.get("node") or None
     )
-    return JSONResponse({"rooms": found})
+    return _json({"rooms": found})
 
 
 async def room(request: Request) -> Response:
     operator_of(request)
-    return JSONResponse(await _console(request)[1].room(request.path_params["room_id"]))
+    return _json(await _console(request)[1].room(request.path_params["room_id"]))
 
 
 async def connections(request: Request) -> Response:
     operator_of(request)
-    return JSONResponse({"addresses": await _console(request)[1].addresses()})
+    return _json({"addresses": await _console(request)[1].addresses()})
 
 
 async def bans(request: Request) -> Response:
     operator_of(request)
     console = _console(request)[1]
-    return JSONResponse({"bans": await console.store.operator.bans(time.time())})
+    return _json({"bans": await console.store.operator.bans(time.time())})
 
 
 async def audit(request: Request) -> Response:
@@ -118,28 +123,28 @@ async def audit(request: Request) -> Response:
         limit = int(request.query_params.get("limit", 100))
     except ValueError:
         raise OperatorRefusal("limit: an integer", code=codes.BAD_QUERY) from None
-    return JSONResponse({"audit": await _console(request)[1].audit(limit)})
+    return _json({"audit": await _console(request)[1].audit(limit)})
 
 
 async def close_room(request: Request) -> Response:
     actor = operator_of(request)
     body = await _body(request)
     console, room_id = _console(request)[1], request.path_params["room_id"]
-    return JSONResponse(await console.close_room(actor, room_id, body.get("reason")))
+    return _json(await console.close_room(actor, room_id, body.get("reason")))
 
 
 async def remove(request: Request) -> Response:
     actor = operator_of(request)
     body = await _body(request)
     console, room_id = _console(request)[1], request.path_params["room_id"]
-    return JSONResponse(await console.remove(actor, room_id, body, body.get("reason")))
+    return _json(await console.remove(actor, room_id, body, body.get("reason")))
 
 
 async def hide(request: Request) -> Response:
     actor = operator_of(request)
     body = await _body(request)
     console, room_id = _console(request)[1], request.path_params["room_id"]
-    return JSONResponse(await console.hide(actor, room_id, body.get("seq")))
+    return _json(await console.hide(actor, room_id, body.get("seq")))
 
 
 async def ban(request: Request) -> Response:
@@ -148,25 +153,25 @@ async def ban(request: Request) -> Response:
     console = _console(request)[1]
     made = await console.ban(actor, b.get("kind"), b.get("value"), b.get("minutes"),
                              b.get("reason"))  # fmt: skip
-    return JSONResponse(made)
+    return _json(made)
 
 
 async def lift(request: Request) -> Response:
     actor = operator_of(request)
     b = await _body(request)
-    return JSONResponse(await _console(request)[1].unban(actor, b.get("kind"), b.get("value")))
+    return _json(await _console(request)[1].unban(actor, b.get("kind"), b.get("value")))
 
 
 async def notice(request: Request) -> Response:
     actor = operator_of(request)
     b = await _body(request)
-    return JSONResponse(await _console(request)[1].notice(actor, b.get("text")))
+    return _json(await _console(request)[1].notice(actor, b.get("text")))
 
 
 async def drain(request: Request) -> Response:
     actor = operator_of(request)
     node = request.path_params["node"]
-    return JSONResponse(await _console(request)[1].drain(actor, node))
+    return _json(await _console(request)[1].drain(actor, node))
 
 
 def routes() -> list[Route]:

@@ -183,9 +183,9 @@ async def test_a_notice_reaches_every_connection(console_server: LiveServer) -> 
     assert (error["code"], error["message"], error["fatal"]) == ("server/notice", text, False)
     await ann.send(json.dumps({"type": "ping", "nonce": 7}))
     assert json.loads(await asyncio.wait_for(ann.recv(), 10))["type"] == "pong"
-    (node,) = (await call(console_server, "GET", "/api/operator/nodes", headers=AUTH)).json()[
-        "nodes"
-    ]
+    nodes = await call(console_server, "GET", "/api/operator/nodes", headers=AUTH)
+    assert nodes.headers["Cache-Control"] == "no-store"
+    (node,) = nodes.json()["nodes"]
     assert (node["rooms"], node["connections"], node["lease_age"]) == (1, 1, None)
     by_address = await call(console_server, "GET", "/api/operator/connections", headers=AUTH)
     assert by_address.json()["addresses"][0]["address"] == "127.0.0.1"
