@@ -63,8 +63,8 @@ async def next_of(ws: Any, kind: str) -> dict[str, Any]:
 async def test_actions_on_one_node_reach_the_node_that_runs_the_room(
     two_nodes: list[ServerProcess],
 ) -> None:
-    """Asked of n1: n0's room is inspected and closed there (its players, local and
-    relayed, told why), a notice reaches both nodes' sockets, a ban is refused at n0's
+    """Asked of n1: n0's room is inspected there, a relayed spectator removed, the room
+    closed (its players, local and relayed, told why), a notice reaches both nodes' sockets, a ban is refused at n0's
     handshake, n0 drains; the audit log read from n0 shows what n1 did."""
     n0, n1 = two_nodes
     async with httpx.AsyncClient(timeout=15) as http:
@@ -77,8 +77,17 @@ async def test_actions_on_one_node_reach_the_node_that_runs_the_room(
         nodes = (await http.get(n1.url + "/api/operator/nodes", headers=AUTH)).json()["nodes"]
         assert sorted(n["node"] for n in nodes) == ["n0", "n1"]
         assert all(n["lease_age"] is not None and n["lease_age"] < 2 for n in nodes)
+        watcher = await websockets.connect(n1.ws_url, subprotocols=[JSON])  # type: ignore[list-item]
+        await watcher.send(json.dumps({"type": "hello", "room": room, "role": "spectator"}))
+        await next_of(watcher, "welcome")
         shown = (await http.get(n1.url + f"/api/operator/rooms/{room}", headers=AUTH)).json()
-        assert shown["node"] == "n0" and len(shown["connections"]) == 2
+        assert shown["node"] == "n0" and len(shown["connections"]) == 3
+        (spectator,) = [c for c in shown["connections"] if c["role"] == "spectator"]
+        removed = await http.post(n1.url + f"/api/operator/rooms/{room}/remove", headers=AUTH,
+                                  json={"peer": spectator["peer"], "reason": "spam"})  # fmt: skip
+        assert removed.json()["value"] == 1, removed.text
+        error = await next_of(watcher, "error")  # relayed back through n1
+        assert error["code"] == "room/removed" and "spam" in error["message"]
 
         told = await http.post(n1.url + "/api/operator/notice", headers=AUTH,
                                json={"text": "maintenance soon"})  # fmt: skip
@@ -115,4 +124,5 @@ async def test_actions_on_one_node_reach_the_node_that_runs_the_room(
             ("ban", "n1", "ops", "ok"),
             ("close", "n1", "ops", "ok"),
             ("notice", "n1", "ops", "ok"),
+            ("remove", "n1", "ops", "ok"),
         ]
