@@ -314,15 +314,19 @@ class Console:
         return {**result, "told": sum(v for v in told.values() if isinstance(v, int))}
 
     async def drain(self, actor: Actor, node: str) -> Any:
+        return await self._audited(actor, "drain", node, {}, self._drain(node))
+
+    async def _drain(self, node: str) -> Any:
         cluster = self.cluster
         if cluster is None:
             raise RoomRefusal(
                 codes.BAD_ACTION, "only a node of a cluster (a redis:// store) drains"
             )
-        work: Awaitable[Any] = (
-            self._drain_here({}) if node == self.node else cluster.call(node, "operator_drain", "")
-        )
-        return await self._audited(actor, "drain", node, {}, work)
+        if node not in {str(r["node"]) for r in await self.nodes()}:
+            raise RoomRefusal(codes.BAD_ACTION, f"no node {node!r} reported in the last 10 s")
+        if node == self.node:
+            return await self._drain_here({})
+        return await cluster.call(node, "operator_drain", "")
 
     async def _audited(
         self, actor: Actor, action: str, target: str, details: dict[str, Any], work: Awaitable[Any]

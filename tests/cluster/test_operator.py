@@ -110,6 +110,8 @@ async def test_actions_on_one_node_reach_the_node_that_runs_the_room(
             await hello(n0, room, "eve", **{"X-Forwarded-For": BANNED})
         assert json.loads(refused.value.response.body)["error"]["code"] == "server/banned"
 
+        nobody = await http.post(n1.url + "/api/operator/nodes/n9/drain", headers=AUTH)
+        assert (nobody.status_code, nobody.json()["error"]["code"]) == (400, "room/bad_action")
         drained = await http.post(n1.url + "/api/operator/nodes/n0/drain", headers=AUTH)
         assert drained.status_code == 200, drained.text
         for _ in range(100):
@@ -121,6 +123,7 @@ async def test_actions_on_one_node_reach_the_node_that_runs_the_room(
         audit = (await http.get(n0.url + "/api/operator/audit", headers=AUTH)).json()["audit"]
         assert [(e["action"], e["node"], e["who"], e["result"]) for e in audit] == [
             ("drain", "n1", "ops", "ok"),
+            ("drain", "n1", "ops", "room/bad_action"),
             ("ban", "n1", "ops", "ok"),
             ("close", "n1", "ops", "ok"),
             ("notice", "n1", "ops", "ok"),
