@@ -407,6 +407,10 @@ class Rooms:
         async with lock:
             old = await self.get(room_id)
             model: RoomModel = old.core.model
+            if model.closed is not None:  # an operator's close: no way around it
+                raise RoomRefusal(
+                    codes.ROOM_CLOSED, f"an operator closed this room: {model.closed}"
+                )
             if model.rematch is not None:
                 return (await self.get(model.rematch)).summary()
             bots = [h.bot for h in model.holders.values() if h.bot is not None]

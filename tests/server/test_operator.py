@@ -121,6 +121,8 @@ async def test_closing_a_room_tells_its_players_why(console_server: LiveServer) 
     assert history.status_code == 200  # its log stays readable
     public = (await call(console_server, "GET", f"/api/rooms/{room}")).json()
     assert public["status"] == "closed"
+    again = await call(console_server, "POST", f"/api/rooms/{room}/rematch")
+    assert (again.status_code, again.json()["error"]["code"]) == (410, "room/closed")
     listed = await call(console_server, "GET", "/api/operator/rooms?status=closed", headers=AUTH)
     assert [r["room"] for r in listed.json()["rooms"]] == [room]
     shown = (await call(console_server, "GET", f"/api/operator/rooms/{room}", headers=AUTH)).json()
