@@ -225,7 +225,8 @@ class Console:
         while cursor is not None and cursor < ROOMS_SCANNED:
             if self.cluster is not None:
                 page, cursor = await self.cluster.index.page(cursor, 200)
-                summaries = [s for _, s in page if s is not None]
+                found = {r: s for r, s in page if s is not None}
+                summaries = list((await self.cluster.current(found)).values())
             else:
                 summaries, cursor = await self.rooms.list(cursor, 200)
                 summaries = [{**s, "node": self.node} for s in summaries]
