@@ -115,3 +115,27 @@ async def test_an_operator_closes_a_room_and_bans_an_address(
     assert "Olga" in ban_row and BANNED in ban_row and "127.0.0.1" in ban_row
     assert await audit.locator("tr[data-action=notice]").count() == 1
     await ops.screenshot(path="/tmp/operator-console.png", full_page=True)
+
+
+async def test_the_console_has_no_serious_accessibility_violation(
+    console_server: LiveServer, new_page: NewPage
+) -> None:
+    """axe-core over the token form, then the console with a room opened: nothing
+    serious or critical (as tests/browser/test_accessibility.py asks of the other pages)."""
+    from tests.browser.test_accessibility import BLOCKING, audit, require_axe
+
+    require_axe()
+    room = (await console_server.create_room("rollie", 2))["room"]
+    page = await new_page()
+    await page.goto(console_server.url + "/operator.html")
+    await page.get_by_test_id("token-form").wait_for()
+    found: dict[str, list[dict[str, object]]] = {}
+    await audit(page, "operator token form", found)
+    await page.get_by_test_id("token").fill(TOKEN)
+    await page.get_by_test_id("open-console").click()
+    await page.get_by_test_id(f"open-{room}").click()
+    await page.get_by_test_id("room-detail").wait_for()
+    await audit(page, "operator console", found)
+    bad = [(where, v["id"], v["nodes"]) for where, vs in found.items() for v in vs
+           if v["impact"] in BLOCKING]  # fmt: skip
+    assert bad == []
