@@ -126,6 +126,13 @@ HTTP_NOT_FOUND = "http/not_found"
 HTTP_INTERNAL = "http/internal"
 BAD_QUERY = "http/bad_query"
 BAD_IMPORT = "http/bad_import"
+# -- room/closed, server/*, operator/*: the operator console (server/operator) ------------------
+ROOM_CLOSED = "room/closed"
+BANNED = "server/banned"
+NOTICE = "server/notice"
+OPERATOR_UNAUTHORIZED = "operator/unauthorized"
+OPERATOR_OFF = "operator/off"
+OPERATOR_LIMITED = "operator/rate_limited"
 
 _E, _R, _ER = "error", "reject", "error|reject"
 CATALOGUE: tuple[Code, ...] = (
@@ -313,6 +320,44 @@ CATALOGUE: tuple[Code, ...] = (
     ),
     Code(BAD_PASSWORD, "a password must be 10-256 characters", False, "http", 400),
     Code(ALREADY_REGISTERED, "this player has a username and password already", False, "http", 409),
+    Code(
+        ROOM_CLOSED,
+        "an operator closed this room (the message says why); nobody may join it again",
+        True,
+        _E,
+        410,
+    ),
+    Code(
+        BANNED,
+        "an operator banned this address or player for a time (the message says until when): "
+        "refused at the websocket handshake, at hello and on the HTTP API",
+        True,
+        _E,
+        403,
+    ),
+    Code(
+        NOTICE,
+        "not a refusal: an operator's maintenance notice to every connection (the message is "
+        "its text); the connection stays",
+        False,
+        _E,
+    ),
+    Code(
+        OPERATOR_UNAUTHORIZED,
+        "an operator console route without the operator token (or with a wrong one)",
+        False,
+        "http",
+        401,
+    ),
+    Code(OPERATOR_OFF, "the operator console is off: no operator token is set", False, "http", 404),
+    Code(
+        OPERATOR_LIMITED,
+        "too many operator console requests, or wrong tokens, from this address; retry after "
+        "Retry-After seconds",
+        False,
+        "http",
+        429,
+    ),
 )
 
 BY_CODE: dict[str, Code] = {c.code: c for c in CATALOGUE}

@@ -10,6 +10,7 @@ tests/test_layout.py, which also finds no import circles):
 | :mod:`server.room` | a live room: its pure core, its model, its fan-out, its asyncio shell; the rooms of a node |
 | :mod:`server.people` | players and their sessions: sign-in, tokens, passwords, the limits on guessing (beside the room, on the store) |
 | :mod:`server.cluster` | several nodes as one service: leases, relays, the shared index |
+| :mod:`server.operator` | the operator console: its token, the bans every node holds, its actions and audit log |
 | :mod:`server.services` | what every request handler of a node reaches |
 | :mod:`server.edge` | the network edge: our websocket protocol, one connection per socket, its handshake |
 | :mod:`server.api` | the HTTP API (Starlette), history routes, the web client's files |

@@ -110,6 +110,20 @@ class Settings:
     password_cost: tuple[int, ...] = attrs.field(default=(2, 19456, 1), converter=_ints)
     """argon2id time cost, memory (KiB) and parallelism: OWASP's first choice."""
 
+    operator_token: str = attrs.field(default="", repr=False)
+    """The operator console's token (``ROLLHOUSE_OPERATOR_TOKEN``; at least 32
+    characters): empty, and no ``operator_token_sha256`` either, keeps the console off.
+    Never a default; keep it out of logs (it is not shown in this object's repr)."""
+    operator_token_sha256: str = ""
+    """Or the SHA-256 hex digest of the token (``ROLLHOUSE_OPERATOR_TOKEN_SHA256``), so
+    that the token itself need not be in the node's environment."""
+    operator_requests_per_minute: int = 300
+    """Console requests one address may make per minute (the page asks about 70 a
+    minute while it is open)."""
+    operator_wrong_tokens_per_minute: int = 10
+    """Console requests with a wrong or no token one address may make per minute; past
+    them, the right token waits too."""
+
     node_id: str = ""
     """This node's name in the cluster (empty: ``{hostname}-{port}``)."""
     advertise_url: str = ""

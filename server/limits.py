@@ -72,6 +72,18 @@ class WindowCounter:
             self._events.popitem(last=False)
         return 0.0
 
+    def full(self, key: str, now: float) -> float:
+        """0 while another event for ``key`` would be allowed now (nothing is counted),
+        else seconds to wait."""
+        events = self._events.get(key)
+        if not events:
+            return 0.0
+        while events and events[0] <= now - self.window:
+            events.popleft()
+        if len(events) >= self.limit:
+            return max(0.001, events[0] + self.window - now)
+        return 0.0
+
 
 class AddressCount:
     """Open connections per client address, refusing past ``limit``."""

@@ -103,6 +103,11 @@ class Metrics:
             "Appends that failed, by outcome (certain: nothing written; unknown: settled "
             "from the log).",
         )
+        self.operator_actions = Counter(
+            "rollhouse_operator_actions_total",
+            "Operator console actions asked of this node, by action and result (ok or the "
+            "refusal's code).",
+        )
         self.rooms_loaded_at_start = Counter(
             "rollhouse_rooms_loaded_at_start_total",
             "Rooms loaded at start-up because time alone moves them.",

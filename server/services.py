@@ -13,6 +13,7 @@ from server.config import Settings
 from server.limits import AddressCount, WindowCounter
 from server.match import Matchmaker
 from server.metrics import Metrics
+from server.operator.console import Console
 from server.people import People, Policy
 from server.room.rooms import Rooms
 from server.store import EventStore, StoreError
@@ -32,6 +33,14 @@ class Socket(Protocol):
     seat: int | None
     role: str | None
     closing: bool
+    address: str
+    player: str | None
+
+    def notify(self, text: str) -> None:
+        """Send an operator's notice (``server/notice``)."""
+
+    def close_with(self, code: str, message: str) -> None:
+        """Send a fatal error, then close."""
 
     def keepalive(self) -> None:
         """One keepalive sweep (see :func:`server.edge.protocol.keepalive`)."""
@@ -79,6 +88,15 @@ class Services:
     """Quick match (:mod:`server.match`), over the store's queues and claims."""
     tasks: set[asyncio.Task[Any]] = attrs.field(factory=set)
     """Work this node started beside requests (the rooms players joined, written down)."""
+    operator: Console = attrs.field(
+        default=attrs.Factory(
+            lambda self: Console(
+                self.settings, self.store, self.metrics, self.rooms, self.cluster, self.connections
+            ),
+            takes_self=True,
+        )
+    )
+    """The operator console (:mod:`server.operator`): its bans hold on every node."""
 
     async def run(self, op: str, room_id: str, args: dict[str, Any]) -> Any:
         """Run a room operation where the room lives: this node, or its owner."""

@@ -28,6 +28,7 @@ MAY_IMPORT: dict[str, set[str]] = {
     "server.people": {"base", "server.store"},
     "server.cluster": {"base", "server.store", "server.room"},
     "server.match": {"base", "server.store"},
+    "server.operator": {"base", "server.store", "server.room", "server.cluster"},
     "server.services": {
         "base",
         "server.store",
@@ -35,6 +36,7 @@ MAY_IMPORT: dict[str, set[str]] = {
         "server.cluster",
         "server.people",
         "server.match",
+        "server.operator",
     },
     "server.edge": {"base", "server.room", "server.services", "server.people"},
     "server.api": {
@@ -46,6 +48,7 @@ MAY_IMPORT: dict[str, set[str]] = {
         "server.edge",
         "server.people",
         "server.match",
+        "server.operator",
     },
     "server.serve_cmd": {"base", "server.api", "server.edge"},
 }

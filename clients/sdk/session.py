@@ -61,6 +61,8 @@ FINAL_CODES = frozenset(
         "room/locked",
         "room/no_spectators",
         "player/unauthorized",
+        "room/closed",
+        "server/banned",
     }
 )
 """Fatal errors that reconnecting cannot cure (with ``room/replaced``: another tab or

@@ -21,6 +21,8 @@ HTTP (JSON):
 | *      | /api/players,     | players and sessions (guests, names, credentials, sign    |
 |        | /api/me...,       | in and out, my games): :mod:`server.api.players`          |
 |        | /api/sessions...  |                                                           |
+| *      | /api/operator/... | the operator console, behind the operator token:          |
+|        |                   | :mod:`server.api.operator`                                |
 | GET    | /metrics          | Prometheus text                                           |
 | GET    | /rules/{game}.md  | the rules in our own words (English, then pt-BR)          |
 | GET    | /                 | the web client (lobby; ``/table.html?room=ID``)           |
@@ -57,6 +59,7 @@ from engine.errors import BadOptions, CodedError
 from protocol import errors as codes
 from protocol.errors import ProtocolError, http_status
 from server.api import history as history_api
+from server.api import operator as operator_api
 from server.api import players as players_api
 from server.api import tables
 from server.api.auth import player_of
@@ -402,12 +405,14 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
         if cluster is not None:
             await cluster.start(rooms)
         await rooms.start()
+        await services.operator.start()
         pings = asyncio.create_task(keepalive(services), name="keepalive")
         log.info("serving with store %s", settings.store_url)
         try:
             yield {"services": services}  # the lifespan state: WebSocketEdge finds it there
         finally:
             pings.cancel()
+            await services.operator.close()
             if cluster is not None:
                 await cluster.drain()
             await rooms.close()
@@ -434,6 +439,7 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
         Route("/api/rooms/{room_id}/invite", tables.invite, methods=["POST", "DELETE"]),
         Route("/api/match", tables.match, methods=["POST"]),
         Route("/metrics", metrics),
+        *operator_api.routes(),
     ]
     routes.append(Mount("/", StaticFiles(directory=WEB_ROOT, html=True), name="web"))
     handlers: dict[Any, Any] = {
@@ -477,6 +483,11 @@ class Front:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        why = self._barred(scope)
+        if why is not None:
+            reply = error_response(codes.BANNED, why, 403)
+            await reply(scope, receive, send)
+            return
         limit = self.by_path.get(scope.get("path", ""), self.limit)
         declared = dict(scope.get("headers") or []).get(b"content-length", b"0")
         chunks: list[bytes] = []
@@ -506,3 +517,24 @@ class Front:
             return await receive()
 
         await self.app(scope, replay, send)
+
+    def _barred(self, scope: Any) -> str | None:
+        """Why an operator's ban refuses this API request's address (None: it does not);
+        the console, health and metrics routes and the web client's files are never
+        refused."""
+        path = str(scope.get("path", ""))
+        if not path.startswith("/api/") or path.startswith(UNBARRED):
+            return None
+        services: Services | None = getattr(self.app.state, "services", None)
+        if services is None or not services.operator.bans.held:
+            return None
+        client = scope.get("client")
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1")
+                   for k, v in scope.get("headers") or []}  # fmt: skip
+        address = client_address(client[0] if client else None, headers,
+                                 services.settings.trusted_proxies)  # fmt: skip
+        return services.operator.barred(address)
+
+
+UNBARRED = ("/api/operator/", "/api/health")
+"""API paths an address ban never refuses."""

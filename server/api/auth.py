@@ -47,6 +47,10 @@ async def player_of(request: Request) -> Player | None:
     if isinstance(known, Player | None):
         return known
     found = await people_of(request).authenticate(bearer(request), address_of(request))
+    services: Services = request.app.state.services
+    why = None if found is None else services.operator.barred(None, found.id)
+    if why is not None:
+        raise PeopleRefusal(codes.BANNED, why)
     request.state.player = found
     return found
 

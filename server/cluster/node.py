@@ -92,6 +92,9 @@ class Node:
         """Owner side: relayed hellos whose room is loading, with what followed them."""
         self._background: set[asyncio.Task[None]] = set()
         self._tasks: list[asyncio.Task[None]] = []
+        self.handlers: dict[str, Callable[[dict[str, Any]], Awaitable[Any]]] = {}
+        """Node-wide operations other nodes may :meth:`call` by name, with no room (the
+        operator console's: a notice, the bans, a drain)."""
 
     # -- life --------------------------------------------------------------------------
 
@@ -366,7 +369,12 @@ class Node:
     async def _call(self, msg: Message) -> None:
         assert self.rooms is not None
         reply: Message = {"k": "result", "q": msg["q"]}
+        handler = self.handlers.get(msg.get("op", ""))
         try:
+            if handler is not None:  # node-wide: no room
+                reply["v"] = await handler(msg.get("a") or {})
+                self.streams.send(msg["n"], reply)
+                return
             value = await self.rooms.run_op(msg.get("op", "rematch"), msg["r"], msg.get("a") or {})
             if msg.get("op", "rematch") == "rematch":
                 new = self.rooms.live.get(value["room"])

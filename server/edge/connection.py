@@ -74,8 +74,8 @@ class Connection:
     """The server side of one socket; implements the room's ``Peer``."""
 
     __slots__ = ("_hello_task", "_hello_timer", "_waiting", "address", "bucket", "closing",
-                 "codec", "codec_name", "gone", "guessing", "link", "pid", "refusals", "resyncs",
-                 "role", "room", "seat", "services")  # fmt: skip
+                 "codec", "codec_name", "gone", "guessing", "link", "pid", "player", "refusals",
+                 "resyncs", "role", "room", "seat", "services")  # fmt: skip
 
     def __init__(self, link: Link, codec: Codec, services: Services, address: str = "") -> None:
         self.link = link
@@ -89,6 +89,8 @@ class Connection:
         self.seat: int | None = None
         self.role: str | None = None
         """``player`` or ``spectator`` once welcomed."""
+        self.player: str | None = None
+        """The player whose session the hello carried (None: none)."""
         self.room: RoomHandle | None = None
         """The room joined: run here, or (in a cluster) run by another node."""
         self.pid: PeerId | None = None
@@ -135,6 +137,10 @@ class Connection:
         self.send_frame(self.encode(Error(code, message, None, True)))
         self.closing = True
         self.link.close(CLOSE_APP_ERROR, code)
+
+    def notify(self, text: str) -> None:
+        """An operator's notice: a non-fatal ``server/notice`` error whose message is it."""
+        self.send_frame(self.encode(Error(codes.NOTICE, text, None, False)))
 
     def disconnect(self, code: int = 1012, reason: str = "") -> None:
         """Close the socket without an error (the client reconnects and resumes)."""
@@ -269,6 +275,11 @@ class Connection:
                 self.close_with(codes.UNAUTHORIZED, text)
                 return
             player = found.id
+            why = services.operator.barred(None, player)
+            if why is not None:
+                self.close_with(codes.BANNED, why)
+                return
+            self.player = player
             if hello.name is None:
                 hello = attrs.evolve(hello, name=found.name)
         try:

@@ -9,6 +9,7 @@ instead of the upgrade). The address count is the caller's: it holds the state.
 |---|---|---|
 | a path other than ``/ws`` | 404 | ``http/not_found`` |
 | a browser ``Origin`` not allowed (``--origins``) | 403 | ``room/origin_forbidden`` |
+| an operator banned the address (:mod:`server.operator`) | 403 | ``server/banned`` |
 | the address holds ``connections_per_address`` sockets | 429 | ``room/too_many_connections`` |
 """
 
@@ -68,9 +69,14 @@ _REASONS = {
 
 
 def check(
-    request: Request, peer: str | None, settings: Settings, enter: Callable[[str], bool]
+    request: Request,
+    peer: str | None,
+    settings: Settings,
+    enter: Callable[[str], bool],
+    barred: Callable[[str], str | None] = lambda _address: None,
 ) -> Admit | Refuse:
-    """Admit ``request`` (``enter(address)`` takes a place for its address) or refuse it."""
+    """Admit ``request`` (``enter(address)`` takes a place for its address) or refuse it
+    (``barred(address)``: why an operator's ban refuses the address, or None)."""
     path = request.path.split("?", 1)[0]
     if path != PATH:
         return Refuse(404, codes.HTTP_NOT_FOUND, f"no websocket at {path[:200]!r}; use {PATH}")
@@ -83,6 +89,9 @@ def check(
         return Refuse(403, codes.ORIGIN_FORBIDDEN, "this page's origin may not connect", "origin")
     forwarded = {"x-forwarded-for": ", ".join(headers.get_all("X-Forwarded-For"))}
     address = client_address(peer, forwarded, settings.trusted_proxies)
+    why = barred(address)
+    if why is not None:
+        return Refuse(403, codes.BANNED, why, "banned")
     if not enter(address):
         message = f"at most {settings.connections_per_address} connections per address"
         status = http_status(codes.TOO_MANY_CONNECTIONS, 429)

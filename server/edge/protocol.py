@@ -168,7 +168,7 @@ class WebSocketEdge(asyncio.Protocol):
         assert self.transport is not None
         peer = self.transport.get_extra_info("peername")
         decision = check(request, peer[0] if peer else None, services.settings,
-                         services.addresses.enter)  # fmt: skip
+                         services.addresses.enter, services.operator.barred)  # fmt: skip
         if isinstance(decision, Refuse):
             if decision.limit is not None:
                 services.metrics.refused.inc(limit=decision.limit)

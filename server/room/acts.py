@@ -33,7 +33,7 @@ from protocol.errors import ProtocolError
 from protocol.messages import Ack, Reject
 from protocol.text import clean_chat
 from server.room.access import invite_digest
-from server.room.io import ActIn, Close, Count, Finished, Invite, PeerId
+from server.room.io import ActIn, Close, Count, Finished, Invite, Operate, PeerId
 from server.room.model.records import RoomAct
 from server.room.state import PeerInfo, RoomState
 from server.room.table import Table
@@ -236,6 +236,28 @@ class Acts:
             return
         digest = None if inp.code is None else invite_digest(inp.code)
         record = RoomAct({"type": "invite", "hash": digest}, inp.now, inp.player)
+        self.state.write((record,), (), OpDone(inp.op))
+
+    def operate(self, inp: Operate) -> None:
+        """An operator's act (server/operator): close the room, or hide a chat line; one
+        ``act`` record by nobody (``by`` None) named ``operator``."""
+        model, kind = self.state.model, inp.act.get("type")
+        if kind == "close":
+            if model.closed is not None:  # closed already: nothing more to write
+                self.state.out.append(Finished(inp.op))
+                return
+            act: dict[str, Any] = {"type": "close", "reason": str(inp.act.get("reason") or "")}
+        elif kind == "hide":
+            seq = inp.act.get("seq")
+            if not any(line.seq == seq for line in model.chat):
+                text = "no chat line shown at that seq"
+                self.state.out.append(Finished(inp.op, codes.BAD_ACTION, text))
+                return
+            act = {"type": "hide", "seq": seq}
+        else:
+            self.state.out.append(Finished(inp.op, codes.BAD_ACTION, f"no operator act {kind!r}"))
+            return
+        record = RoomAct(act, inp.now, None, None, "operator")
         self.state.write((record,), (), OpDone(inp.op))
 
 

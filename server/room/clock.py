@@ -163,7 +163,8 @@ class Clockwork:
         state, model = self.state, self.state.model
         if state.armed or self.bot_due or self.table.unconfirmed or self.backoff_until:
             return False
-        if (self.table.host_gone is not None and not model.is_over) or waits_for_people(model):
+        over = model.is_over or model.closed is not None
+        if (self.table.host_gone is not None and not over) or waits_for_people(model):
             return False
         if (
             self.table.presence_at is not None
@@ -275,7 +276,8 @@ class Clockwork:
         fill = _fill_due(model)
         if fill is not None:
             people.append(fill)
-        if self.table.host_gone is not None and model.host is not None and not model.is_over:
+        over = model.is_over or model.closed is not None
+        if self.table.host_gone is not None and model.host is not None and not over:
             people.append(self.table.host_gone + model.host_grace)
         if people:
             wanted["people"] = min(people)
@@ -297,11 +299,13 @@ class Clockwork:
 def _fill_due(model: Any) -> float | None:
     """When a room that asked for it fills its free seats with bots (None: never)."""
     after = model.settings.get("fill_bots_after")
-    if after is None or model.started or model.is_over or not model.free_seats():
+    if after is None or model.started or model.is_over or model.closed or not model.free_seats():
         return None
     return float(model.created_at) + float(after)
 
 
 def waits_for_people(model: Any) -> bool:
     """Seats held for players, or a fill with bots to come."""
+    if model.closed is not None:
+        return False
     return any(h.hold is not None for h in model.holders.values()) or _fill_due(model) is not None

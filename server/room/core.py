@@ -66,6 +66,7 @@ from server.room.io import (
     Invite,
     Join,
     Leave,
+    Operate,
     Output,
     PeerId,
     Rematch,
@@ -219,6 +220,8 @@ class RoomCore:
                 self._reserve(inp)
             case Invite():
                 self.acts.invite(inp)
+            case Operate():
+                self.acts.operate(inp)
             case Start():
                 self.table.note_host(inp.now)
         deferred = self.deciding.deferred
@@ -407,7 +410,14 @@ class RoomCore:
             out.append(Finished(inp.op, value=seat))
             return
         free = model.free_seats()
-        if model.started or model.is_over or model.locked or not free or inp.player in model.banned:
+        if (
+            model.started
+            or model.is_over
+            or model.locked
+            or model.closed is not None
+            or not free
+            or inp.player in model.banned
+        ):
             out.append(Finished(inp.op, codes.ROOM_FULL, "no seat to hold in this room"))
             return
         record = seated_record(free[0], inp.name, None, None, inp.now, inp.player, inp.until)

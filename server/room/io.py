@@ -135,6 +135,16 @@ class Invite:
 
 
 @attrs.frozen
+class Operate:
+    """An operator's act on the room (server/operator): ``act`` is ``{"type": "close",
+    "reason"}`` or ``{"type": "hide", "seq"}``; answered by :class:`Finished`."""
+
+    op: int
+    act: Mapping[str, Any]
+    now: float
+
+
+@attrs.frozen
 class WriteDone:
     """The pending write is durable. ``gone``: peers whose connection closed meanwhile."""
 
@@ -175,7 +185,7 @@ class BotThought:
 
 Input = (
     Start | Join | Leave | CommandIn | Commands | ActIn | ResyncIn | TimerFired | Rematch
-    | Reserve | Invite | WriteDone | WriteFailed | TailRead | BotThought
+    | Reserve | Invite | Operate | WriteDone | WriteFailed | TailRead | BotThought
 )  # fmt: skip
 
 

@@ -26,7 +26,7 @@ from server.errors import RoomRefusal
 from server.metrics import Metrics
 from server.room.access import VISIBILITIES, invite_digest
 from server.room.core import CoreSettings, RoomCore
-from server.room.io import Input, Invite, Rematch, Reserve
+from server.room.io import Input, Invite, Operate, Rematch, Reserve
 from server.room.model.records import (
     Record,
     RoomAct,
@@ -228,7 +228,11 @@ class Rooms:
         - ``rematch``: the summary of the room's rematch;
         - ``reserve`` ``{player, name, until}``: the seat held for a quick-matched player;
         - ``invite`` ``{player, code}``: the host's new invite code recorded (code None:
-          revoked)."""
+          revoked);
+        - ``close`` ``{reason}``, ``hide`` ``{seq}``, ``remove`` ``{peer|seat|player, reason}``,
+          ``inspect``: an operator's (:meth:`operate`)."""
+        if op in OPERATOR_OPS:
+            return await self.operate(op, room_id, args)
         match op:
             case "summary":
                 return (await self.get(room_id)).summary()
@@ -243,6 +247,35 @@ class Rooms:
                 host, code = args.get("player"), args.get("code")
                 return await self.request(room_id, lambda o, now: Invite(o, host, code, now))
         raise RoomRefusal(codes.UNAVAILABLE, f"no room operation {op!r}")
+
+    async def operate(self, op: str, room_id: str, args: Mapping[str, Any]) -> Any:
+        """An operator's action on a room this node runs (server/operator):
+
+        - ``close``: an ``act`` record says why, then every peer is closed with
+          ``room/closed`` and the reason; the room takes nobody after (its summary back);
+        - ``hide``: the chat line at ``seq`` leaves every view (as the host's hide);
+        - ``remove``: the connections of a peer id, a seat or a player are closed with
+          ``room/removed`` and the reason (nothing is written: a ban keeps them out);
+          the number closed back;
+        - ``inspect``: the room's seats, connections, spectators and log length."""
+        room = await self.get(room_id)
+        reason = str(args.get("reason") or "")
+        if op == "close":
+            act = {"type": "close", "reason": reason}
+            await room.request(lambda o, now: Operate(o, act, now))
+            room.close_peers(None, codes.ROOM_CLOSED, f"an operator closed this room: {reason}")
+            return room.summary()
+        if op == "hide":
+            hide = {"type": "hide", "seq": args.get("seq")}
+            return await room.request(lambda o, now: Operate(o, hide, now))
+        if op == "remove":
+            chosen = _chosen_peers(room, args)
+            if not chosen:
+                raise RoomRefusal(codes.BAD_ACTION, "no connection of this room matches")
+            text = f"an operator removed you from this room: {reason}"
+            room.close_peers(chosen, codes.REMOVED, text)
+            return len(chosen)
+        return _inspect(room)
 
     async def _append_new(
         self, room_id: str, plain: list[dict[str, Any]], fence: int | None
@@ -374,6 +407,10 @@ class Rooms:
         async with lock:
             old = await self.get(room_id)
             model: RoomModel = old.core.model
+            if model.closed is not None:  # an operator's close: no way around it
+                raise RoomRefusal(
+                    codes.ROOM_CLOSED, f"an operator closed this room: {model.closed}"
+                )
             if model.rematch is not None:
                 return (await self.get(model.rematch)).summary()
             bots = [h.bot for h in model.holders.values() if h.bot is not None]
@@ -492,6 +529,60 @@ class Rooms:
                     log.info("room %s idle, unloading", room_id)
                     await self.unload(room_id)
                     await self.release(room_id)
+
+
+OPERATOR_OPS = frozenset({"close", "hide", "remove", "inspect"})
+
+
+def _chosen_peers(room: Room, args: Mapping[str, Any]) -> set[int]:
+    """The peer ids of ``room`` that an operator's ``remove`` names."""
+    peer, seat, player = args.get("peer"), args.get("seat"), args.get("player")
+    return {
+        pid
+        for pid, info in room.core.peers.items()
+        if (peer is not None and pid == peer)
+        or (seat is not None and info.seat == seat)
+        or (player is not None and info.player == player)
+    }
+
+
+def _inspect(room: Room) -> dict[str, Any]:
+    """What the console shows of a live room: seats, connections, spectators, log length."""
+    model: RoomModel = room.core.model
+    connected = {info.seat for info in room.core.peers.values() if info.seat is not None}
+    seats = [
+        {
+            "seat": seat,
+            "name": h.name,
+            "player": h.player,
+            "bot": h.bot,
+            "connected": seat in connected,
+            "held": h.hold is not None,
+        }
+        for seat, h in sorted(model.holders.items())
+    ]
+    peers = [
+        {
+            "peer": pid,
+            "role": info.role,
+            "seat": info.seat,
+            "name": info.name,
+            "player": info.player,
+        }
+        for pid, info in sorted(room.core.peers.items())
+    ]
+    return {
+        "summary": room.summary(),
+        "seats": seats,
+        "connections": peers,
+        "spectators": sum(1 for p in peers if p["role"] == "spectator"),
+        "log_length": model.seq,
+        "closed": model.closed,
+        "host": model.host,
+        "chat": [
+            {"seq": c.seq, "channel": c.channel, "text": c.text, "name": c.name} for c in model.chat
+        ],
+    }
 
 
 def _room_settings(room: Mapping[str, Any], seats: int, default_clock: float) -> dict[str, Any]:

@@ -31,7 +31,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from typing import Any
 
 from engine.core import choose
@@ -549,6 +549,14 @@ class Room:
             "append_failures": self.metrics.append_failures,
         }[out.metric]
         counter.inc(out.amount, **({"reason": "write"} if out.metric == "retries" else labels))
+
+    def close_peers(self, pids: Iterable[PeerId] | None, code: str, message: str) -> None:
+        """Close these peers' connections (None: every peer's) with ``code``; each leaves
+        the room as its socket closes, and the room goes on."""
+        for pid in list(self.peers) if pids is None else pids:
+            peer = self.peers.get(pid)
+            if peer is not None:
+                peer.close_with(code, message)
 
     def close_all(self, code: str, message: str) -> None:
         """Stop serving from memory: close every peer with ``code`` (e.g. room/moved)."""

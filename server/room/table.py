@@ -57,6 +57,10 @@ class Table:
         if not may_see(model, visitor):
             state.out.append(Close(j.peer, codes.ROOM_NOT_FOUND, f"no room {model.room_id!r}"))
             return
+        if model.closed is not None:
+            text = f"an operator closed this room: {model.closed}"
+            state.out.append(Close(j.peer, codes.ROOM_CLOSED, text))
+            return
         if is_banned(model, visitor):
             text = "the host removed you from this room"
             state.out.append(Close(j.peer, codes.REMOVED, text))

@@ -12,7 +12,9 @@ time alone moves (``set_driven``), which a node loads at start-up.
 Each backend also keeps players, their sessions and rooms, and shared counters, in
 the same database or server: ``store.people``, a
 :class:`~server.store.people_base.PeopleStore` (one contract suite too,
-tests/store/test_people_contract.py).
+tests/store/test_people_contract.py). Beside them, ``store.operator``: the operator
+console's audit log, bans and node reports (server/store/operator.py; its contract in
+tests/store/test_operator_contract.py).
 
 Imports nothing of :mod:`server` but its base modules.
 """

@@ -17,6 +17,7 @@ import msgpack
 
 from server.store.errors import StoreError
 from server.store.match import MatchStore
+from server.store.operator import OperatorStore
 from server.store.people_base import PeopleStore
 
 _ROOM_RE = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -42,6 +43,12 @@ class EventStore(Protocol):
     @property
     def matches(self) -> MatchStore:
         """Quick match's queues and claims, kept by the same backend (server/store/match.py)."""
+        ...
+
+    @property
+    def operator(self) -> OperatorStore:
+        """The operator console's audit log, bans and node reports, kept by the same
+        backend (server/store/operator.py)."""
         ...
 
     async def append(

@@ -23,6 +23,7 @@ from server.store.base import (
 )
 from server.store.errors import StoreConflict, StoreFenced, StoreUnavailable
 from server.store.match import MemoryMatches
+from server.store.operator import MemoryOperator
 from server.store.people_memory import MemoryPeople
 
 
@@ -39,6 +40,7 @@ class MemoryStore:
         self._closed = False
         self.people = MemoryPeople(self._check_open)
         self.matches = MemoryMatches()
+        self.operator = MemoryOperator()
         """Quick match's queues and claims (server/store/match.py)."""
         """Players and sessions (server/store/people_memory.py)."""
 

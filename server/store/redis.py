@@ -66,6 +66,7 @@ from server.store.errors import (
     StoreUnknown,
 )
 from server.store.match import RedisMatches
+from server.store.operator import RedisOperator
 from server.store.people_redis import RedisPeople
 from server.store.redis_keys import Keys, detect
 
@@ -110,6 +111,7 @@ class RedisStore(GroupCommitted):
         self.batcher: Batcher[Append, int] = Batcher(self._flush, max_batch=max_batch)
         self.people = RedisPeople(self._client, prefix, self._guard, self._check_open)
         self.matches = RedisMatches(self._client, prefix, self._guard)
+        self.operator = RedisOperator(self._client, prefix, self._guard)
         """Quick match's queues and claims (server/store/match.py)."""
         """Players and sessions, on the same server (server/store/people_redis.py)."""
 

@@ -53,6 +53,8 @@ from server.store.errors import (
 )
 from server.store.match import SCHEMA as MATCH_SCHEMA
 from server.store.match import SqliteMatches
+from server.store.operator import SCHEMA as OPERATOR_SCHEMA
+from server.store.operator import SqliteOperator
 from server.store.people_sqlite import SCHEMA as PEOPLE_SCHEMA
 from server.store.people_sqlite import SqlitePeople
 from server.store.worker import Worker
@@ -131,6 +133,7 @@ class SqliteStore(GroupCommitted):
         self.batcher: Batcher[Append, int] = Batcher(self._flush, max_batch=max_batch)
         self.people = SqlitePeople(self._call, self._db)
         self.matches = SqliteMatches(self._call, self._db)
+        self.operator = SqliteOperator(self._call, self._db)
         """Quick match's queues and claims (server/store/match.py)."""
         """Players and sessions, in the same database (server/store/people_sqlite.py)."""
 
@@ -238,7 +241,7 @@ class SqliteStore(GroupCommitted):
             conn.execute("PRAGMA busy_timeout = 5000")
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute(f"PRAGMA synchronous = {synchronous}")
-            conn.executescript(SCHEMA + PEOPLE_SCHEMA + MATCH_SCHEMA)
+            conn.executescript(SCHEMA + PEOPLE_SCHEMA + MATCH_SCHEMA + OPERATOR_SCHEMA)
         except BaseException:
             conn.close()
             raise

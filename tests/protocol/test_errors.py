@@ -23,7 +23,7 @@ def test_every_code_constant_is_catalogued_once() -> None:
     assert len(codes) == len(set(codes))
     assert set(codes) == constants
     assert all(entry.description for entry in errors.CATALOGUE)
-    areas = {"protocol", "room", "command", "http", "chat", "player"}
+    areas = {"protocol", "room", "command", "http", "chat", "player", "server", "operator"}
     assert all(code.split("/")[0] in areas for code in codes)
 
 

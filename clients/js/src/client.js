@@ -12,8 +12,8 @@
 // last applied seq sent so the server replays only what was missed, unanswered commands
 // re-sent with their ids. room/moved is followed at once; a final error (room/replaced,
 // room/not_found, room/full, room/locked, room/removed, room/no_spectators,
-// player/unauthorized, room/bad_seat_token,
-// room/origin_forbidden: codes.js's FINAL_CODES) ends the client:
+// player/unauthorized, room/bad_seat_token, room/origin_forbidden, room/closed,
+// server/banned: codes.js's FINAL_CODES) ends the client:
 // `failure` says why, and every pending promise rejects with ConnectionLost. A node that
 // sends nothing for three ping intervals counts as dead.
 //

@@ -70,6 +70,12 @@ export const CATALOGUE = Object.freeze([
   { code: "player/bad_username", description: "a username must be 3-32 characters: a-z, 0-9, '.', '_' or '-'", fatal: false, via: "http", http: 400 },
   { code: "player/bad_password", description: "a password must be 10-256 characters", fatal: false, via: "http", http: 400 },
   { code: "player/already_registered", description: "this player has a username and password already", fatal: false, via: "http", http: 409 },
+  { code: "room/closed", description: "an operator closed this room (the message says why); nobody may join it again", fatal: true, via: "error", http: 410 },
+  { code: "server/banned", description: "an operator banned this address or player for a time (the message says until when): refused at the websocket handshake, at hello and on the HTTP API", fatal: true, via: "error", http: 403 },
+  { code: "server/notice", description: "not a refusal: an operator's maintenance notice to every connection (the message is its text); the connection stays", fatal: false, via: "error", http: null },
+  { code: "operator/unauthorized", description: "an operator console route without the operator token (or with a wrong one)", fatal: false, via: "http", http: 401 },
+  { code: "operator/off", description: "the operator console is off: no operator token is set", fatal: false, via: "http", http: 404 },
+  { code: "operator/rate_limited", description: "too many operator console requests, or wrong tokens, from this address; retry after Retry-After seconds", fatal: false, via: "http", http: 429 },
 ].map((entry) => Object.freeze(/** @type {Code} */ (entry))));
 
 /** @type {ReadonlyMap<string, Code>} */
@@ -98,6 +104,8 @@ export const FINAL_CODES = new Set([
   "room/locked",
   "room/no_spectators",
   "player/unauthorized",
+  "room/closed",
+  "server/banned",
   ORIGIN_FORBIDDEN,
   REPLACED,
 ]);

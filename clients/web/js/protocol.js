@@ -15,7 +15,7 @@ const SILENCE_LIMIT_MS = 45000;
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_MAX_MS = 10000;
 // Errors after which reconnecting cannot help.
-const FINAL = new Set(["room/replaced", "room/not_found", "room/origin_forbidden", "room/bad_seat_token"]);
+const FINAL = new Set(["room/replaced", "room/not_found", "room/origin_forbidden", "room/bad_seat_token", "room/removed", "room/closed", "server/banned"]);
 
 export class PatchError extends Error {}
 

@@ -159,6 +159,8 @@ function renderFatal() {
   }
   box.hidden = false;
   box.replaceChildren(fatal.key ? t(fatal.key) : errorText(fatal.code, fatal.message));
+  // an operator's close or ban: the reason is in the server's words
+  if (fatal.code === "room/closed" || fatal.code === "server/banned") box.append(" ", fatal.message);
   if (fatal.key === "table.full_now_watching") return;
   const link = document.createElement("a");
   link.className = "btn small";
@@ -485,6 +487,12 @@ async function start() {
   client.on("view", onView);
   client.on("reject", (r) => showReject(r.code, r.message));
   client.on("error", (err) => {
+    if (err.code === "server/notice") {
+      const box = $("[data-testid=server-notice]");
+      box.textContent = t("err.server/notice", { message: err.message });
+      box.hidden = false;
+      return;
+    }
     if (err.switched) {
       switchedToWatch = true;
       fatal = { key: "table.full_now_watching" };

@@ -329,6 +329,9 @@ class RoomModel:
     locked: bool = False
     chat: tuple[ChatLine, ...] = ()
     """The latest lines of every channel (hidden lines removed)."""
+    closed: str | None = None
+    """Why an operator closed the room (None: open). A closed room takes nobody and
+    time no longer moves it; its log stays readable."""
 
     @property
     def visibility(self) -> str:
@@ -370,11 +373,13 @@ class RoomModel:
 
     @property
     def live(self) -> bool:
-        return self.started and not self.is_over
+        return self.started and not self.is_over and self.closed is None
 
     @property
     def status(self) -> str:
-        """``waiting`` for players, ``playing``, or ``finished``."""
+        """``waiting`` for players, ``playing``, ``finished``, or ``closed`` (by an operator)."""
+        if self.closed is not None:
+            return "closed"
         if self.is_over:
             return "finished"
         return "playing" if self.started else "waiting"
@@ -386,7 +391,7 @@ class RoomModel:
 
     def deadlines(self) -> dict[int, float]:
         """When each awaited seat's clock runs out (unix time); empty without a clock."""
-        if self.clock <= 0 or self.is_over:
+        if self.clock <= 0 or self.is_over or self.closed is not None:
             return {}
         return {seat: since + self.clock for seat, since in self.awaiting_since.items()}
 
@@ -484,6 +489,8 @@ def act_on(model: RoomModel, seq: int, record: RoomAct) -> RoomModel:
             return replace(model, chat=tuple(c for c in model.chat if c.seq != act["seq"]))
         case "lock":
             return replace(model, locked=bool(act["on"]))
+        case "close":  # an operator's (server/operator)
+            return replace(model, closed=str(act.get("reason") or "closed"))
         case "host":
             player = act.get("player")
             return replace(model, host=None if player is None else str(player))

@@ -5,6 +5,10 @@
 export default {
   en: {
     "err.generic": "That is not possible right now.",
+    "err.room/closed": "An operator closed this room.",
+    "err.server/banned": "An operator has banned you for a while.",
+    "err.server/notice": "Notice from the operators: {message}",
+    "status.closed": "Closed by an operator",
     "err.roll_player/rejected": "Roll Player's rules do not allow that.",
     "err.roll_player/not_your_turn": "It is another player's turn.",
     "err.roll_player/wrong_phase": "That belongs to another phase of the round.",
@@ -47,6 +51,10 @@ export default {
   },
   "pt-BR": {
     "err.generic": "Isso não é possível agora.",
+    "err.room/closed": "Um operador fechou esta sala.",
+    "err.server/banned": "Um operador bloqueou você por um tempo.",
+    "err.server/notice": "Aviso dos operadores: {message}",
+    "status.closed": "Fechada por um operador",
     "err.roll_player/rejected": "As regras de Roll Player não permitem isso.",
     "err.roll_player/not_your_turn": "É a vez de outro jogador.",
     "err.roll_player/wrong_phase": "Isso é de outra fase da rodada.",
