@@ -9,12 +9,16 @@ import tableStrings from "./i18n/table.js";
 import { applyPatch } from "./protocol.js";
 import { loadGame } from "./games/index.js";
 import { showVerified } from "./verified.js";
+import { authHeaders, savedInvite, withInvite } from "./people.js";
 
 addStrings(strings);
 addStrings(tableStrings); // seat and bot names as the table says them
 
 const $ = (sel) => document.querySelector(sel);
 const roomId = new URLSearchParams(location.search).get("room");
+// a private room's history: read with the player's session, or the invite code
+const invite = new URLSearchParams(location.search).get("invite") || (roomId && savedInvite(roomId));
+const api = (path) => fetch(withInvite(path, invite), { headers: authHeaders() });
 const BASE_MS = 700;
 const POLL_MS = 2000;
 
@@ -64,7 +68,7 @@ async function fetchFrom(after) {
   let next = after;
   const entries = [];
   while (next !== null) {
-    const page = await (await fetch(`/api/rooms/${encodeURIComponent(roomId)}/events?from=${next}&limit=500`)).json();
+    const page = await (await api(`/api/rooms/${encodeURIComponent(roomId)}/events?from=${next}&limit=500`)).json();
     if (page.error) throw new Error(page.error.message);
     entries.push(...page.events);
     next = page.next;
@@ -147,7 +151,7 @@ async function follow() {
     if (atEnd && !timer) index = steps.length - 1;
     render();
   }
-  info = await (await fetch(`/api/rooms/${encodeURIComponent(roomId)}`)).json();
+  info = await (await api(`/api/rooms/${encodeURIComponent(roomId)}`)).json();
   if (info.status === "finished") showVerified($("[data-testid=replay-verified]"), roomId);
   else setTimeout(follow, POLL_MS);
 }
@@ -189,7 +193,7 @@ async function start() {
   if (!roomId) return fail(t("replay.no_room"));
   $("[data-testid=game-root]").textContent = t("replay.loading");
   try {
-    info = await (await fetch(`/api/rooms/${encodeURIComponent(roomId)}`)).json();
+    info = await (await api(`/api/rooms/${encodeURIComponent(roomId)}`)).json();
     if (info.error) throw new Error(info.error.message);
     game = await loadGame(info.game);
     $("[data-testid=game-title]").textContent = info.title || info.game;

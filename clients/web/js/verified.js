@@ -4,6 +4,7 @@
 
 import { addStrings, onLangChange, t } from "./i18n.js";
 import strings from "./i18n/replay.js";
+import { authHeaders, savedInvite, withInvite } from "./people.js";
 
 addStrings(strings);
 
@@ -25,7 +26,7 @@ onLangChange(() => {
 /** Fill `box` with the verdict for `room` (hidden if it cannot be had). */
 export async function showVerified(box, room) {
   try {
-    const verdict = await (await fetch(`/api/rooms/${encodeURIComponent(room)}/verify`)).json();
+    const verdict = await (await fetch(withInvite(`/api/rooms/${encodeURIComponent(room)}/verify`, savedInvite(room)), { headers: authHeaders() })).json();
     shown.set(box, verdict);
     fill(box, verdict);
   } catch (_) {

@@ -1,0 +1,248 @@
+"""People at the table in the browser (issue 21): a private table through an invite
+link, a stranger refused without it, chat in both languages, a host removing a
+spectator, a signed-in player taking their seat back from a second browser mid-game,
+quick match and "My games"; on a desktop and on a phone (390x844).
+
+Every page plays as a guest made on its first visit (its own browser context, so its
+own localStorage); names and chat lines are text, never HTML.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import NewPage
+from tests.browser.helpers import my_seat, play_one
+from tests.support.server import LiveServer
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(150)]
+
+PHONE = {"width": 390, "height": 844}
+CONNECTED = "[data-testid=connection-status][data-state=connected]"
+HOSTILE = '<img src=x onerror="window.__pwned=1">'
+ENTITIES = "Tom & Jerry <3 — 1 > 0 &amp; &lt;b&gt;"
+
+
+async def create_private(page: Any, base: str) -> str:
+    """Create a private two-seat Rollie table from the lobby; the invite link it shows."""
+    await page.goto(base + "/")
+    await page.wait_for_selector("[data-testid=account-name]")
+    await page.get_by_test_id("create-game").select_option("rollie")
+    await page.get_by_test_id("create-seats").select_option("2")
+    await page.get_by_test_id("create-bots").select_option("0")
+    await page.get_by_test_id("create-visibility").select_option("private")
+    await page.get_by_test_id("create-spectator-chat").check()
+    await page.get_by_test_id("create-submit").click()
+    await page.wait_for_url(re.compile(r"table\.html\?room=.*invite="))
+    await page.wait_for_selector(CONNECTED)
+    room = await page.evaluate("window.rollhouse.room")
+    await page.wait_for_selector("[data-testid=host-panel]:not([hidden]) [data-testid=host-lock]")
+    link = await page.evaluate(
+        "new URL('table.html?room=' + rollhouse.room + '&invite=' + rollhouse.invite, location.href).href"
+    )
+    assert room in link
+    return str(link)
+
+
+async def say(page: Any, text: str) -> None:
+    await page.get_by_test_id("chat-input").fill(text)
+    await page.get_by_test_id("chat-send").click()
+    await page.wait_for_function("window.rollhouse.pending.size === 0")
+
+
+async def chat_texts(page: Any, channel: str = "players") -> list[str]:
+    return list(
+        await page.eval_on_selector_all(
+            f"[data-testid=chat-{channel}] [data-testid=chat-text]", "els => els.map(e => e.textContent)"
+        )
+    )
+
+
+@pytest.mark.parametrize("viewport", ["desktop", "phone"])
+async def test_a_private_table_through_an_invite_link(
+    live_server: LiveServer, new_page: NewPage, viewport: str
+) -> None:
+    """Ana (EN) makes a private table; Bruno (PT) joins from the link; a stranger's page
+    without the code is told the room does not exist; they chat in both languages, the
+    lines shown as text; the host removes a spectator who spoke up; both play."""
+    ana = await new_page("Ana", lang="en")
+    bruno = await new_page("Bruno", lang="pt-BR", locale="pt-BR")
+    if viewport == "phone":
+        await ana.set_viewport_size(PHONE)
+        await bruno.set_viewport_size(PHONE)
+    base = live_server.url
+    link = await create_private(ana, base)
+    room = link.split("room=")[1].split("&")[0]
+
+    # the room is not in the lobby's list, even for its host
+    listed = await ana.evaluate("fetch('/api/rooms').then(r => r.json())")
+    assert room not in [r["room"] for r in listed["rooms"]]
+
+    # a stranger with the room's id and no code: "not found", as for no room at all
+    stranger = await new_page("Eve")
+    await stranger.goto(f"{base}/table.html?room={room}")
+    fatal = stranger.get_by_test_id("fatal-message")
+    await fatal.wait_for(state="visible")
+    await stranger.wait_for_selector("[data-testid=connection-status][data-state=closed]")
+    assert await stranger.evaluate("window.rollhouse.view") is None
+    await stranger.goto(f"{base}/table.html?room={room}&watch=1")
+    await fatal.wait_for(state="visible")
+    assert await stranger.evaluate("window.rollhouse.view") is None
+
+    # Bruno joins from the link and takes the other seat: the game starts
+    await bruno.goto(link)
+    await bruno.wait_for_selector(CONNECTED)
+    assert await my_seat(bruno) == 1
+    assert await my_seat(ana) == 0
+    await ana.wait_for_function("window.rollhouse.view.room.status === 'playing'")
+
+    # chat in both languages; text that looks like markup stays text
+    await say(ana, "Good luck, Bruno!")
+    await say(bruno, "Boa sorte! Vamos jogar 🎲")
+    await say(ana, ENTITIES)
+    await bruno.wait_for_function(
+        "document.querySelectorAll('[data-testid=chat-players] [data-testid=chat-text]').length === 3"
+    )
+    assert await chat_texts(bruno) == ["Good luck, Bruno!", "Boa sorte! Vamos jogar 🎲", ENTITIES]
+    # an HTML tag is refused by the server (chat/bad_text), told in the page's language
+    await say(ana, HOSTILE)
+    error = ana.get_by_test_id("chat-error")
+    await error.wait_for(state="visible")
+    assert await error.get_attribute("data-code") == "chat/bad_text"
+    assert await ana.evaluate("window.__pwned") is None
+    assert await bruno.locator("[data-testid=chat] img").count() == 0
+    # the chat speaks the page's language
+    assert await bruno.get_by_test_id("chat-send").text_content() == "Enviar"
+    assert await ana.get_by_test_id("chat-send").text_content() == "Send"
+    # a line over 500 characters is refused, translated, and changes nothing
+    await bruno.get_by_test_id("chat-input").fill("x" * 501)
+    await bruno.evaluate(
+        "document.querySelector('[data-testid=chat-input]').removeAttribute('maxlength')"
+    )
+    await bruno.get_by_test_id("chat-input").fill("x" * 501)
+    await bruno.get_by_test_id("chat-send").click()
+    error = bruno.get_by_test_id("chat-error")
+    await error.wait_for(state="visible")
+    assert await error.get_attribute("data-code") == "chat/bad_text"
+    assert "caracteres" in (await error.text_content() or "")
+    assert len(await chat_texts(ana)) == 3
+
+    # the host hides a line: it leaves every view
+    seq = await ana.evaluate("rollhouse.view.chat.players[2].seq")
+    await ana.get_by_test_id(f"chat-hide-{seq}").wait_for(state="hidden")  # her own line
+    bruno_seq = await ana.evaluate("rollhouse.view.chat.players[1].seq")
+    await ana.get_by_test_id(f"chat-hide-{bruno_seq}").click()
+    await bruno.wait_for_function(
+        "document.querySelectorAll('[data-testid=chat-players] [data-testid=chat-text]').length === 2"
+    )
+    assert "Boa sorte! Vamos jogar 🎲" not in await chat_texts(bruno)
+
+    # both play a few moves
+    for page in (ana, bruno):
+        seat = await my_seat(page)
+        for _ in range(3):
+            move = await play_one(page, seat)
+            if move in ("roll", "take", "secure"):
+                break
+
+
+async def test_a_host_removes_a_spectator(live_server: LiveServer, new_page: NewPage) -> None:
+    """Before the game starts, a spectator with the link speaks up; the host removes
+    them from their chat line: their page says so (PT), and the link opens nothing for
+    them any more."""
+    ana = await new_page("Ana", lang="en")
+    link = await create_private(ana, live_server.url)
+    carla = await new_page("Carla", lang="pt-BR", locale="pt-BR")
+    await carla.goto(link + "&watch=1")
+    await carla.wait_for_selector(CONNECTED)
+    assert await carla.evaluate("rollhouse.role") == "spectator"
+    await say(carla, "Oi, posso assistir?")
+    await ana.wait_for_selector("[data-testid=chat-players] [data-testid=chat-text]")
+    assert await chat_texts(ana) == ["Oi, posso assistir?"]
+    seq = await ana.evaluate("rollhouse.view.chat.players[0].seq")
+    await ana.get_by_test_id(f"chat-remove-{seq}").click()
+    fatal = carla.get_by_test_id("fatal-message")
+    await fatal.wait_for(state="visible")
+    assert "removeu" in (await fatal.text_content() or "")
+    await carla.wait_for_selector("[data-testid=connection-status][data-state=closed]")
+    # the same link, the same player: refused again
+    await carla.goto(link)
+    await fatal.wait_for(state="visible")
+    assert await carla.evaluate("window.rollhouse.seat") is None
+    # and the host's panel still shows a free seat
+    assert await ana.evaluate("rollhouse.view.room.seats[1].taken") is False
+
+
+@pytest.mark.parametrize("viewport", ["desktop", "phone"])
+async def test_a_signed_in_player_takes_their_seat_back_on_a_second_browser(
+    live_server: LiveServer, new_page: NewPage, browser: Any, viewport: str
+) -> None:
+    """Ana keeps her guest account (username and password) from the lobby, plays a
+    bot mid-game, then signs in on a second browser context (no seat token there) and
+    opens the table: she has her seat back; "My games" lists the room on both."""
+    ana = await new_page("Ana", lang="pt-BR", locale="pt-BR")
+    if viewport == "phone":
+        await ana.set_viewport_size(PHONE)
+    base = live_server.url
+    await ana.goto(base + "/")
+    await ana.wait_for_selector("[data-testid=account-name]")
+    await ana.get_by_test_id("show-register").click()
+    await ana.get_by_test_id("register-username").fill("ana.b")
+    await ana.get_by_test_id("register-password").fill("correct horse battery")
+    await ana.get_by_test_id("register-submit").click()
+    await ana.wait_for_selector("[data-testid=signout-all]")
+    assert "ana.b" in (await ana.get_by_test_id("account-who").text_content() or "")
+    # play against a bot from the lobby, a few moves in
+    await ana.get_by_test_id("play-bot-rollie").click()
+    await ana.wait_for_url(re.compile(r"table\.html\?room="))
+    seat = await my_seat(ana)
+    room = await ana.evaluate("rollhouse.room")
+    await ana.wait_for_function("rollhouse.view.room.status === 'playing'")
+    for _ in range(6):
+        await play_one(ana, seat)
+        await ana.wait_for_function("window.rollhouse.pending.size === 0")
+    seq_before = await ana.evaluate("rollhouse.seq")
+
+    other = await new_page(None, lang="pt-BR", locale="pt-BR")
+    if viewport == "phone":
+        await other.set_viewport_size(PHONE)
+    await other.goto(base + "/")
+    await other.wait_for_selector("[data-testid=account-who]")
+    await other.get_by_test_id("show-signin").click()
+    await other.get_by_test_id("signin-username").fill("ana.b")
+    await other.get_by_test_id("signin-password").fill("correct horse battery")
+    await other.get_by_test_id("signin-submit").click()
+    await other.wait_for_selector("[data-testid=signout-all]")
+    # My games lists the room, and resumes it
+    resume = other.get_by_test_id(f"mygame-resume-{room}")
+    await resume.wait_for()
+    assert await other.evaluate(f"localStorage.getItem('rollhouse.seat.{room}')") is None
+    await resume.click()
+    await other.wait_for_selector(CONNECTED)
+    assert await my_seat(other) == seat
+    assert await other.evaluate("rollhouse.role") == "player"
+    assert await other.evaluate("rollhouse.seq") >= seq_before
+    # the first browser was replaced by the second: only one connection holds the seat
+    await ana.get_by_test_id("fatal-message").wait_for(state="visible")
+    move = await play_one(other, seat)
+    assert move in ("roll", "take", "secure", "over", "missed")
+
+
+async def test_quick_match_seats_two_browsers_at_one_table(
+    live_server: LiveServer, new_page: NewPage
+) -> None:
+    """Two guests press "Quick match" for Rollie in the lobby: the same room, two seats."""
+    pages = [await new_page("Ana"), await new_page("Bruno", lang="pt-BR", locale="pt-BR")]
+    rooms, seats = [], []
+    for page in pages:
+        await page.goto(live_server.url + "/")
+        await page.wait_for_selector("[data-testid=account-name]")
+        await page.get_by_test_id("match-rollie").click()
+        await page.wait_for_url(re.compile(r"table\.html\?room="))
+        seats.append(await my_seat(page))
+        rooms.append(await page.evaluate("rollhouse.room"))
+    assert rooms[0] == rooms[1]
+    assert sorted(seats) == [0, 1] or len(set(seats)) == 2
