@@ -56,7 +56,8 @@ async def say(page: Any, text: str) -> None:
 async def chat_texts(page: Any, channel: str = "players") -> list[str]:
     return list(
         await page.eval_on_selector_all(
-            f"[data-testid=chat-{channel}] [data-testid=chat-text]", "els => els.map(e => e.textContent)"
+            f"[data-testid=chat-{channel}] [data-testid=chat-text]",
+            "els => els.map(e => e.textContent)",
         )
     )
 
