@@ -26,12 +26,12 @@ HOSTILE = '<img src=x onerror="window.__pwned=1">'
 ENTITIES = "Tom & Jerry <3 — 1 > 0 &amp; &lt;b&gt;"
 
 
-async def create_private(page: Any, base: str) -> str:
-    """Create a private two-seat Rollie table from the lobby; the invite link it shows."""
+async def create_private(page: Any, base: str, seats: int = 2) -> str:
+    """Create a private Rollie table from the lobby; the invite link it copies."""
     await page.goto(base + "/")
     await page.wait_for_selector("[data-testid=account-name]")
     await page.get_by_test_id("create-game").select_option("rollie")
-    await page.get_by_test_id("create-seats").select_option("2")
+    await page.get_by_test_id("create-seats").select_option(str(seats))
     await page.get_by_test_id("create-bots").select_option("0")
     await page.get_by_test_id("create-visibility").select_option("private")
     await page.get_by_test_id("create-spectator-chat").check()
@@ -40,11 +40,18 @@ async def create_private(page: Any, base: str) -> str:
     await page.wait_for_selector(CONNECTED)
     room = await page.evaluate("window.rollhouse.room")
     await page.wait_for_selector("[data-testid=host-panel]:not([hidden]) [data-testid=host-lock]")
-    link = await page.evaluate(
-        "new URL('table.html?room=' + rollhouse.room + '&invite=' + rollhouse.invite, location.href).href"
-    )
-    assert room in link
-    return str(link)
+    return await copied_link(page, room)
+
+
+async def copied_link(page: Any, room: str) -> str:
+    """Press "Copy invite link" and read the clipboard: the link a host would send."""
+    await page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    await page.evaluate("navigator.clipboard.writeText('')")
+    await page.get_by_test_id("copy-invite").click()
+    await page.wait_for_function("navigator.clipboard.readText().then(t => t.length > 0)")
+    link = str(await page.evaluate("navigator.clipboard.readText()"))
+    assert f"room={room}" in link and "invite=" in link
+    return link
 
 
 async def say(page: Any, text: str) -> None:
@@ -155,7 +162,7 @@ async def test_a_host_removes_a_spectator(live_server: LiveServer, new_page: New
     them from their chat line: their page says so (PT), and the link opens nothing for
     them any more."""
     ana = await new_page("Ana", lang="en")
-    link = await create_private(ana, live_server.url)
+    link = await create_private(ana, live_server.url, seats=3)
     carla = await new_page("Carla", lang="pt-BR", locale="pt-BR")
     await carla.goto(link + "&watch=1")
     await carla.wait_for_selector(CONNECTED)
@@ -176,6 +183,40 @@ async def test_a_host_removes_a_spectator(live_server: LiveServer, new_page: New
     # and the host's panel still shows a free seat
     assert await ana.evaluate("rollhouse.view.room.seats[1].taken") is False
 
+    # removing her revoked the code she came with: the host issues a new link; the old
+    # one opens nothing for a newcomer, the new one does
+    room = link.split("room=")[1].split("&")[0]
+    await ana.get_by_test_id("host-new-invite").click()
+    await ana.get_by_test_id("host-message").wait_for()
+    fresh = await copied_link(ana, room)
+    assert fresh != link
+    dan = await new_page("Dan")
+    await dan.goto(link)
+    await dan.get_by_test_id("fatal-message").wait_for(state="visible")
+    assert await dan.evaluate("window.rollhouse.view") is None
+
+    # the host locks the seats: a newcomer with the right link is told, and may watch
+    await ana.get_by_test_id("host-lock").click()
+    await ana.get_by_test_id("host-unlock").wait_for()
+    await dan.goto(fresh)
+    await dan.get_by_test_id("watch-instead").click()
+    await dan.wait_for_selector(CONNECTED)
+    assert await dan.evaluate("rollhouse.role") == "spectator"
+    # unlocked, Dan may sit down; the host hands the role to Dan, who fills the last seat
+    # with a bot: the game starts
+    await ana.get_by_test_id("host-unlock").click()
+    await ana.get_by_test_id("host-lock").wait_for()
+    await dan.goto(fresh)
+    await dan.wait_for_selector(CONNECTED)
+    assert await my_seat(dan) == 1
+    await ana.wait_for_function("rollhouse.view.room.seats[1].taken === true")
+    await ana.get_by_test_id("host-give-1").click()  # the host role goes to Dan
+    await dan.wait_for_selector("[data-testid=host-panel] [data-testid=host-lock]")
+    await ana.get_by_test_id("host-name").wait_for()
+    await dan.get_by_test_id("host-fill").click()
+    await ana.wait_for_function("rollhouse.view.room.status === 'playing'")
+    await dan.get_by_test_id("host-panel").get_by_text("The game has begun", exact=False).wait_for()
+
 
 @pytest.mark.parametrize("viewport", ["desktop", "phone"])
 async def test_a_signed_in_player_takes_their_seat_back_on_a_second_browser(
@@ -195,7 +236,10 @@ async def test_a_signed_in_player_takes_their_seat_back_on_a_second_browser(
     await ana.get_by_test_id("register-password").fill("correct horse battery")
     await ana.get_by_test_id("register-submit").click()
     await ana.wait_for_selector("[data-testid=signout-all]")
-    assert "ana.b" in (await ana.get_by_test_id("account-who").text_content() or "")
+    who = await ana.get_by_test_id("account-who").text_content() or ""
+    assert "ana.b" in who and "Conectado como" in who  # the account panel speaks Portuguese
+    assert await ana.locator("#mygames-title").text_content() == "Meus jogos"
+    assert await ana.get_by_test_id("match-rollie").text_content() == "Partida rápida"
     # play against a bot from the lobby, a few moves in
     await ana.get_by_test_id("play-bot-rollie").click()
     await ana.wait_for_url(re.compile(r"table\.html\?room="))
