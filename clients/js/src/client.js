@@ -147,8 +147,6 @@ export class Client {
   #handlers = {};
   /** @type {Map<string, {command: GameCommand, act?: boolean, resolve: (seq: number) => void, reject: (error: Error) => void}>} */
   #answers = new Map();
-  /** @type {string | null} */
-  #player = null;
   #v2 = false;
   /** @type {Set<() => void>} */
   #waiters = new Set();
@@ -246,7 +244,7 @@ export class Client {
 
   /** @returns {string | null} v2: your player id, from the last welcome (null without a session) */
   get player() {
-    return this.#player;
+    return this.session.player;
   }
 
   /** @returns {boolean} the connection speaks version 2 (acts may be sent) */
@@ -518,7 +516,6 @@ export class Client {
   #act(action) {
     switch (action.type) {
       case "welcomed":
-        this.#player = action.welcome.player ?? null;
         this.#welcomed = true;
         this.#attempt = 0;
         this.#setState("connected");

@@ -59,6 +59,8 @@ export class Session {
     this.mirror = new Mirror({ seatToken });
     /** @type {Map<string, GameCommand>} commands sent and not yet answered, in send order */
     this.pending = new Map();
+    /** @type {string | null} v2: the player id from the last welcome (null without a session) */
+    this.player = null;
     /** @type {Map<string, import("./plain.js").PlainMap & {type: string}>} v2 acts sent and not yet answered */
     this.acts = new Map();
     /** @type {boolean} a socket is open and its hello sent */
@@ -139,6 +141,7 @@ export class Session {
     const step = { actions, send: [], outcome: null, resyncLater: false };
     for (const action of actions) {
       if (action.type === "resync") step.send.push(resync());
+      else if (action.type === "welcomed") this.player = action.welcome.player ?? null;
       else if (action.type === "ack" || action.type === "reject") {
         this.pending.delete(action.id);
         this.acts.delete(action.id);
