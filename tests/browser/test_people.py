@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import NewPage
-from tests.browser.helpers import my_seat, play_one
+from tests.browser.helpers import my_seat, play_one, play_to_the_end
 from tests.support.server import LiveServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(150)]
@@ -291,3 +291,35 @@ async def test_quick_match_seats_two_browsers_at_one_table(
         rooms.append(await page.evaluate("rollhouse.room"))
     assert rooms[0] == rooms[1]
     assert sorted(seats) == [0, 1] or len(set(seats)) == 2
+
+
+async def test_my_games_lists_a_finished_private_game_and_replays_it(
+    live_server: LiveServer, new_page: NewPage
+) -> None:
+    """A private game against a bot, played to the end: "My games" shows it finished with
+    its scores, and its replay opens (the history of a private room, read with the session)."""
+    ana = await new_page("Ana")
+    await ana.goto(live_server.url + "/")
+    await ana.wait_for_selector("[data-testid=account-name]")
+    room = await ana.evaluate(
+        """fetch('/api/rooms', {method: 'POST', headers: {'content-type': 'application/json',
+             authorization: 'Bearer ' + localStorage.getItem('rollhouse.session')},
+           body: JSON.stringify({game: 'rollie', seats: 2, options: {rounds: 1},
+             room: {visibility: 'private', bots: 1, bot_delay: 0, clock: 0}})})
+         .then(r => r.json()).then(d => d.room)"""
+    )
+    await ana.goto(f"{live_server.url}/table.html?room={room}")
+    await play_to_the_end(ana, [])
+    await ana.goto(live_server.url + "/")
+    item = ana.get_by_test_id(f"mygame-{room}")
+    await item.wait_for()
+    assert await item.get_attribute("data-status") == "finished"
+    assert "Scores:" in (await ana.get_by_test_id(f"mygame-result-{room}").text_content() or "")
+    await ana.get_by_test_id(f"mygame-replay-{room}").click()
+    await ana.wait_for_selector("[data-testid=replay-timeline] li")
+    assert await ana.get_by_test_id("fatal-message").is_hidden()
+    # a stranger's replay page of the same room: nothing to see
+    eve = await new_page("Eve")
+    await eve.goto(f"{live_server.url}/replay.html?room={room}")
+    await eve.wait_for_timeout(500)
+    assert await eve.locator("[data-testid=replay-timeline] li").count() == 0

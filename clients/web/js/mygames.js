@@ -55,6 +55,7 @@ function row(entry) {
 export function mountMyGames(box) {
   let entries = [];
   let error = null;
+  let next = null; // the cursor of the next page, or null at the end
 
   function render() {
     box.hidden = !session();
@@ -62,24 +63,36 @@ export function mountMyGames(box) {
     if (error) parts.push(el("p", { class: "notice error", text: error }));
     else if (!entries.length) parts.push(el("p", { class: "muted", "data-testid": "mygames-empty", text: t("mygames.empty") }));
     else parts.push(el("ul", { class: "mygames", "data-testid": "mygames-list" }, ...entries.map(row)));
+    if (next !== null && !error) {
+      const more = el("button", { type: "button", class: "btn small", "data-testid": "mygames-more", text: t("mygames.more") });
+      more.addEventListener("click", () => load(next));
+      parts.push(more);
+    }
     box.replaceChildren(...parts);
   }
 
-  async function refresh() {
+  /** The first page (cursor 0, replacing the list) or the next one (appended). */
+  async function load(cursor = 0) {
     if (!session()) {
       entries = [];
       error = null;
+      next = null;
       return render();
     }
     try {
-      entries = (await api("GET", `/api/me/rooms?limit=${PAGE}`)).rooms || [];
+      const page = await api("GET", `/api/me/rooms?cursor=${cursor}&limit=${PAGE}`);
+      entries = cursor === 0 ? page.rooms || [] : [...entries, ...(page.rooms || [])];
+      next = page.next ?? null;
       error = null;
     } catch (err) {
       error = err.status === 401 ? null : t("mygames.failed", { message: err.message });
       entries = [];
+      next = null;
     }
     return render();
   }
+
+  const refresh = () => load(0);
 
   render();
   refresh();

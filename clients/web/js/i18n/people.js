@@ -26,6 +26,7 @@ export default {
     "mygames.gone": "this room is no longer available",
     "mygames.scores": "Scores: {scores}",
     "mygames.result": "Scores: {scores} · won by {winners}",
+    "mygames.more": "Show older games",
 
     "match.button": "Quick match",
     "match.label": "Find a {game} game with other players",
@@ -118,6 +119,7 @@ export default {
     "mygames.gone": "esta sala não está mais disponível",
     "mygames.scores": "Pontos: {scores}",
     "mygames.result": "Pontos: {scores} · vitória de {winners}",
+    "mygames.more": "Mostrar jogos mais antigos",
 
     "match.button": "Partida rápida",
     "match.label": "Achar uma partida de {game} com outros jogadores",
