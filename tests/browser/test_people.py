@@ -148,6 +148,10 @@ async def test_a_private_table_through_an_invite_link(
     )
     assert "Boa sorte! Vamos jogar 🎲" not in await chat_texts(bruno)
 
+    if viewport == "phone":  # the host's panel and the chat fit the phone: no sideways scroll
+        for page in (ana, bruno):
+            assert await page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+
     # both play a few moves
     for page in (ana, bruno):
         seat = await my_seat(page)
@@ -285,12 +289,21 @@ async def test_quick_match_seats_two_browsers_at_one_table(
     for page in pages:
         await page.goto(live_server.url + "/")
         await page.wait_for_selector("[data-testid=account-name]")
+    # a new name in the lobby's field is the player's display name (PATCH /api/me)
+    await pages[0].get_by_test_id("player-name").fill("Ana Maria")
+    await pages[0].get_by_test_id("player-name").dispatch_event("change")
+    await pages[0].wait_for_function(
+        "document.querySelector('[data-testid=account-name]').textContent === 'Ana Maria'"
+    )
+    for page in pages:
         await page.get_by_test_id("match-rollie").click()
         await page.wait_for_url(re.compile(r"table\.html\?room="))
         seats.append(await my_seat(page))
         rooms.append(await page.evaluate("rollhouse.room"))
     assert rooms[0] == rooms[1]
-    assert sorted(seats) == [0, 1] or len(set(seats)) == 2
+    assert len(set(seats)) == 2
+    names = await pages[1].evaluate("rollhouse.view.room.seats.map(s => s.name)")
+    assert "Ana Maria" in names and "Bruno" in names
 
 
 async def test_my_games_lists_a_finished_private_game_and_replays_it(
