@@ -377,9 +377,10 @@ export class RoomClient {
       if (token) hello.seat_token = token;
       if (this.session) hello.session = this.session;
       if (this.invite) hello.invite = this.invite;
-      // Resume from our mirror only if it belongs to the same seat we ask for.
+      // Resume from our mirror only if it belongs to the same seat we ask for (our seat
+      // token's, or our session's: the player's seat on any device).
       const resume = this.mirror.resumeSeq;
-      if (resume !== null && (token || this.role === "spectator")) hello.last_seq = resume;
+      if (resume !== null && (token || this.session || this.role === "spectator")) hello.last_seq = resume;
       this._send(hello);
     };
     ws.onmessage = (ev) => {
