@@ -336,3 +336,27 @@ async def test_my_games_lists_a_finished_private_game_and_replays_it(
     await eve.goto(f"{live_server.url}/replay.html?room={room}")
     await eve.wait_for_timeout(500)
     assert await eve.locator("[data-testid=replay-timeline] li").count() == 0
+
+
+async def test_a_host_removes_a_seated_player_who_cannot_come_back(
+    live_server: LiveServer, new_page: NewPage
+) -> None:
+    """Before the start, the host removes the player in seat 2: their page says so, the
+    seat is free, and neither their seat token nor their session opens the room again."""
+    ana = await new_page("Ana", lang="pt-BR", locale="pt-BR")
+    link = await create_private(ana, live_server.url, seats=3)
+    bruno = await new_page("Bruno")
+    await bruno.goto(link)
+    assert await my_seat(bruno) == 1
+    remove = ana.get_by_test_id("host-remove-1")
+    await remove.wait_for()
+    assert await remove.text_content() == "Remover"
+    await remove.click()
+    fatal = bruno.get_by_test_id("fatal-message")
+    await fatal.wait_for(state="visible")
+    assert "removed you" in (await fatal.text_content() or "")
+    await ana.wait_for_function("rollhouse.view.room.seats[1].taken === false")
+    await bruno.reload()
+    await fatal.wait_for(state="visible")
+    assert await bruno.evaluate("window.rollhouse.view") is None
+    assert await bruno.evaluate("window.rollhouse.seat") is None
