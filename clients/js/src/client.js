@@ -395,6 +395,7 @@ export class Client {
         for (const [id, entry] of this.#answers) {
           if (!entry.act) continue;
           this.session.acts.delete(id);
+          this.session.pending.delete(id);
           this.#answers.delete(id);
           entry.reject(new ClientError("client/not_v2", "the server speaks protocol version 1: no acts"));
         }

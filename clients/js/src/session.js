@@ -57,12 +57,12 @@ export class Session {
     this.role = role;
     this.name = name || null;
     this.mirror = new Mirror({ seatToken });
-    /** @type {Map<string, GameCommand>} commands sent and not yet answered, in send order */
+    /** @type {Map<string, GameCommand>} commands and (v2) acts sent and not yet answered, in send order */
     this.pending = new Map();
-    /** @type {string | null} v2: the player id from the last welcome (null without a session) */
+    /** @type {string | null} v2: the player id from the last welcome that carried one (a session's) */
     this.player = null;
-    /** @type {Map<string, import("./plain.js").PlainMap & {type: string}>} v2 acts sent and not yet answered */
-    this.acts = new Map();
+    /** @type {Set<string>} v2: the ids in `pending` that are acts, not commands */
+    this.acts = new Set();
     /** @type {boolean} a socket is open and its hello sent */
     this.open = false;
     /** @type {{code: string, message: string} | null} why the session ended for good */
@@ -88,8 +88,7 @@ export class Session {
     this.open = true;
     return [
       this.hello(),
-      ...[...this.pending].map(([id, cmd]) => commandMessage(id, cmd)),
-      ...[...this.acts].map(([id, a]) => actMessage(id, a)),
+      ...[...this.pending].map(([id, body]) => (this.acts.has(id) ? actMessage(id, body) : commandMessage(id, body))),
     ];
   }
 
@@ -118,15 +117,17 @@ export class Session {
   }
 
   /**
-   * Register an act (v2: chat, a host's action); the messages to send now. Unanswered acts
-   * are sent again, with their ids, when a socket opens (the server answers an id once).
+   * Register an act (v2: chat, a host's action); the messages to send now. An act waits in
+   * `pending` with the commands (in send order) and goes again, with its id, when a socket
+   * opens (the server answers an id once).
    * @param {string} id its id, unique per player
    * @param {import("./plain.js").PlainMap & {type: string}} a the act
    * @returns {ClientMessage[]} the act message, or nothing until a socket opens
    */
   act(id, a) {
     const message = actMessage(id, a); // ProtocolError: no "type", a bad id
-    this.acts.set(id, a);
+    this.pending.set(id, a);
+    this.acts.add(id);
     return this.open ? [message] : [];
   }
 
@@ -141,7 +142,10 @@ export class Session {
     const step = { actions, send: [], outcome: null, resyncLater: false };
     for (const action of actions) {
       if (action.type === "resync") step.send.push(resync());
-      else if (action.type === "welcomed") this.player = action.welcome.player ?? null;
+      else if (action.type === "welcomed") {
+        if (action.welcome.player !== undefined && action.welcome.player !== null) this.player = action.welcome.player; // the last one a welcome carried
+        if (action.welcome.seat !== null) this.invite = null; // seated: the seat is the way back in, not the code
+      }
       else if (action.type === "ack" || action.type === "reject") {
         this.pending.delete(action.id);
         this.acts.delete(action.id);

@@ -2,7 +2,7 @@
 // docs/protocol.md 12.1), playing, waiting or finished with the scores, each with a way
 // back (resume the seat: the session opens it on any device) or a replay.
 
-import { api, roomLink, savedInvite, session } from "./people.js";
+import { api, roomLink, savedInvite, savedPlayer, session } from "./people.js";
 import { t } from "./i18n.js";
 
 const PAGE = 20;
@@ -30,7 +30,8 @@ function resultText(summary) {
 function row(entry) {
   const s = entry.summary;
   const room = entry.room;
-  const invite = savedInvite(room);
+  // a seat of ours opens the room (the session); a code only for rooms we watched
+  const invite = s?.players?.includes(savedPlayer()?.id) ? null : savedInvite(room);
   const replay = `replay.html?room=${encodeURIComponent(room)}${invite ? `&invite=${encodeURIComponent(invite)}` : ""}`;
   if (!s) {
     return el("li", { class: "mygame gone", "data-testid": `mygame-${room}` }, el("span", { class: "mono", text: room }), el("span", { class: "muted", text: t("mygames.gone") }));

@@ -501,7 +501,9 @@ export class RoomClient {
     this.welcomed = true;
     this.serverOffset = msg.server_time ? msg.server_time - Date.now() / 1000 : 0;
     this.role = msg.role;
-    this.player = msg.player || null;
+    if (msg.player) this.player = msg.player;
+    // seated: the seat (our token, our session) is the way back in, not the invite code
+    if (msg.seat !== null && msg.seat !== undefined) this.invite = null;
     // a seat we came back to by our session comes with no token: keep the one we had
     if (msg.role === "player" && (msg.seat_token || !this.player)) saveToken(this.room, msg.seat_token);
     this._setState("connected");

@@ -9,15 +9,15 @@ import tableStrings from "./i18n/table.js";
 import { applyPatch } from "./protocol.js";
 import { loadGame } from "./games/index.js";
 import { showVerified } from "./verified.js";
-import { authHeaders, savedInvite, withInvite } from "./people.js";
+import { authHeaders, withInvite } from "./people.js";
 
 addStrings(strings);
 addStrings(tableStrings); // seat and bot names as the table says them
 
 const $ = (sel) => document.querySelector(sel);
 const roomId = new URLSearchParams(location.search).get("room");
-// a private room's history: read with the player's session, or the invite code
-const invite = new URLSearchParams(location.search).get("invite") || (roomId && savedInvite(roomId));
+// a private room's history: read with the player's session, or the link's invite code
+const invite = new URLSearchParams(location.search).get("invite");
 const api = (path) => fetch(withInvite(path, invite), { headers: authHeaders() });
 const BASE_MS = 700;
 const POLL_MS = 2000;
@@ -152,7 +152,7 @@ async function follow() {
     render();
   }
   info = await (await api(`/api/rooms/${encodeURIComponent(roomId)}`)).json();
-  if (info.status === "finished") showVerified($("[data-testid=replay-verified]"), roomId);
+  if (info.status === "finished") showVerified($("[data-testid=replay-verified]"), roomId, invite);
   else setTimeout(follow, POLL_MS);
 }
 
@@ -209,7 +209,7 @@ async function start() {
   go(at ? steps.findIndex((s) => s.seq >= at) : steps.length - 1);
   const live = $("[data-testid=replay-live]");
   if (info.status === "finished") {
-    showVerified($("[data-testid=replay-verified]"), roomId);
+    showVerified($("[data-testid=replay-verified]"), roomId, invite);
   } else {
     live.hidden = false;
     live.href = `/table.html?room=${encodeURIComponent(roomId)}&watch=1`;

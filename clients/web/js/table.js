@@ -27,6 +27,8 @@ addStrings(tableStrings);
 addStrings(peopleStrings);
 if (params.get("invite")) saveInvite(roomId, params.get("invite")); // a link's code, kept for reloads
 let invite = roomId ? savedInvite(roomId) : null;
+/** The invite code our HTTP requests bring: none once the session's seat lets us in. */
+const httpInvite = () => client?.invite ?? (client?.player ? null : invite);
 let chat = null; // js/chat.js
 let host = null; // js/host.js
 
@@ -247,7 +249,7 @@ async function rematch(button) {
   button.disabled = true;
   const box = $("[data-testid=after-game]");
   try {
-    const reply = await fetch(withInvite(`/api/rooms/${encodeURIComponent(roomId)}/rematch`, invite), { method: "POST", headers: authHeaders() });
+    const reply = await fetch(withInvite(`/api/rooms/${encodeURIComponent(roomId)}/rematch`, httpInvite()), { method: "POST", headers: authHeaders() });
     const data = await reply.json().catch(() => ({}));
     if (reply.ok && data.room) {
       location.href = `table.html?room=${encodeURIComponent(data.room)}`;
@@ -291,13 +293,13 @@ function renderAfterGame() {
     row.append(button);
   }
   row.append(link("/", "btn", "new-game", t("table.new_game")));
-  row.append(link(withInvite(`replay.html?room=${encodeURIComponent(roomId)}`, invite), "btn", "watch-replay", t("replay.watch")));
+  row.append(link(withInvite(`replay.html?room=${encodeURIComponent(roomId)}`, httpInvite()), "btn", "watch-replay", t("replay.watch")));
   if (!verifiedBox) {  // checked once, when the game is over
     verifiedBox = document.createElement("p");
     verifiedBox.className = "notice";
     verifiedBox.dataset.testid = "dice-verified";
     verifiedBox.hidden = true;
-    showVerified(verifiedBox, roomId);
+    showVerified(verifiedBox, roomId, httpInvite());
   }
   const parts = [title, row, verifiedBox];
   if (ui.rematchError && !next) {
@@ -520,7 +522,7 @@ async function start() {
     if (!game || game.name !== msg.game) {
       game = await loadGame(msg.game);
       try {
-        const path = withInvite(`/api/rooms/${encodeURIComponent(roomId)}`, invite);
+        const path = withInvite(`/api/rooms/${encodeURIComponent(roomId)}`, httpInvite());
         const info = await (await fetch(path, { headers: authHeaders() })).json();
         gameTitle = info.title || msg.game;
         ui.info = info;
