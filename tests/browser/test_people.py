@@ -16,6 +16,7 @@ import pytest
 
 from tests.browser.conftest import NewPage
 from tests.browser.helpers import my_seat, play_one, play_to_the_end
+from tests.browser.test_portuguese_everywhere import english_on, install
 from tests.support.server import LiveServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(150)]
@@ -360,3 +361,34 @@ async def test_a_host_removes_a_seated_player_who_cannot_come_back(
     await fatal.wait_for(state="visible")
     assert await bruno.evaluate("window.rollhouse.view") is None
     assert await bruno.evaluate("window.rollhouse.seat") is None
+
+
+async def test_the_people_panels_show_no_english_in_portuguese(
+    live_server: LiveServer, new_page: NewPage
+) -> None:
+    """In pt-BR: the account panel and its forms, the host's panel, the chat of players and
+    of spectators, the waiting room of a private table, a locked table's message."""
+    ana = await new_page("Ana", lang="pt-BR", locale="pt-BR")
+    await ana.goto(live_server.url + "/")
+    await ana.wait_for_selector("[data-testid=account-name]")
+    await install(ana)
+    for form in ("show-register", "show-signin"):
+        await ana.get_by_test_id(form).click()
+        await ana.evaluate(f"window.__checkEnglish('lobby {form}')")
+    assert await english_on(ana) == {}
+    link = await create_private(ana, live_server.url, seats=3)
+    carla = await new_page("Carla", lang="pt-BR", locale="pt-BR")
+    await carla.goto(link + "&watch=1")
+    await carla.wait_for_selector(CONNECTED)
+    await say(carla, "Oi!")
+    await ana.wait_for_selector("[data-testid=chat-players] [data-testid=chat-text]")
+    await ana.get_by_test_id("host-lock").click()
+    await ana.get_by_test_id("host-unlock").wait_for()
+    dan = await new_page("Dan", lang="pt-BR", locale="pt-BR")
+    await dan.goto(link)
+    await dan.get_by_test_id("watch-instead").wait_for()
+    for page, where in ((ana, "host"), (carla, "spectator"), (dan, "locked")):
+        await install(page)
+        await page.evaluate(f"window.__checkEnglish('{where}')")
+        found = await english_on(page)
+        assert found == {}, "\n".join(sorted(found))
