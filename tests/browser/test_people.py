@@ -296,6 +296,11 @@ async def test_quick_match_seats_two_browsers_at_one_table(
     await pages[0].wait_for_function(
         "document.querySelector('[data-testid=account-name]').textContent === 'Ana Maria'"
     )
+    # a name with a bidi override is refused (player/bad_name), said in the panel; nothing changes
+    await pages[0].get_by_test_id("player-name").fill("Ana\u202eairaM")
+    await pages[0].get_by_test_id("player-name").dispatch_event("change")
+    await pages[0].get_by_test_id("account-error").wait_for()
+    assert await pages[0].get_by_test_id("account-name").text_content() == "Ana Maria"
     for page in pages:
         await page.get_by_test_id("match-rollie").click()
         await page.wait_for_url(re.compile(r"table\.html\?room="))
@@ -392,3 +397,18 @@ async def test_the_people_panels_show_no_english_in_portuguese(
         await page.evaluate(f"window.__checkEnglish('{where}')")
         found = await english_on(page)
         assert found == {}, "\n".join(sorted(found))
+
+
+async def test_a_name_typed_just_before_playing_is_the_seats_name(
+    live_server: LiveServer, new_page: NewPage
+) -> None:
+    """A guest types a name in the lobby and at once plays a bot: the seat carries it."""
+    page = await new_page(None)
+    await page.goto(live_server.url + "/")
+    await page.wait_for_selector("[data-testid=account-name]")
+    assert (await page.get_by_test_id("account-name").text_content() or "").startswith("Guest")
+    await page.get_by_test_id("player-name").fill("Zoë")
+    await page.get_by_test_id("play-bot-rollie").click()
+    await page.wait_for_url(re.compile(r"table\.html\?room="))
+    seat = await my_seat(page)
+    await page.wait_for_function(f"rollhouse.view.room.seats[{seat}].name === 'Zoë'")

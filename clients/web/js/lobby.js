@@ -470,7 +470,7 @@ function start() {
     name.value = localStorage.getItem(NAME_KEY) || name.value;
     myGames.refresh();
   });
-  bindName(name, () => account.render());
+  bindName(name, () => account.render(), (message) => account.error(message));
   $("#game").addEventListener("change", () => renderOptions(true));
   $("#seats").addEventListener("change", () => renderSeatsAndBots(currentGame()));
   $("#create-form").addEventListener("submit", createRoom);

@@ -145,6 +145,21 @@ export async function ensurePlayer(name = read(NAME_KEY)) {
   }
 }
 
+/**
+ * The player with the name the lobby's field holds (`rollhouse.name`): renamed first when
+ * it differs (a name typed just before leaving the lobby), kept when the server refuses it.
+ */
+export async function syncName(name = read(NAME_KEY)) {
+  const player = savedPlayer();
+  const wanted = (name || "").trim();
+  if (!session() || !player || !wanted || wanted === player.name) return player;
+  try {
+    return await rename(wanted);
+  } catch (_) {
+    return player;
+  }
+}
+
 /** GET /api/me: the player as the server knows it now (null when signed out). */
 export async function refreshMe() {
   if (!session()) return null;
@@ -308,11 +323,19 @@ export function mountAccount(box, changed = () => {}) {
   // the first visit makes a guest (not after an explicit sign-out: the buttons are there)
   const first = session() || read(SIGNED_OUT_KEY) ? refreshMe() : ensurePlayer().then((p) => p && changed());
   first.then(() => render());
-  return { render };
+  return {
+    render,
+    /** Show a refusal in the panel (e.g. a display name the server would not take). */
+    error(message) {
+      state.error = message;
+      render();
+    },
+  };
 }
 
-/** Keep the player's display name in step with the lobby's name field (on change). */
-export function bindName(input, changed = () => {}) {
+/** Keep the player's display name in step with the lobby's name field (on change);
+ * `failed(message)` is told a refusal (player/bad_name), translated. */
+export function bindName(input, changed = () => {}, failed = () => {}) {
   input.addEventListener("change", async () => {
     const name = input.value.trim();
     if (!name || !session() || name === savedPlayer()?.name) return;
@@ -320,8 +343,9 @@ export function bindName(input, changed = () => {}) {
       await rename(name);
       input.removeAttribute("aria-invalid");
       changed();
-    } catch (_) {
+    } catch (err) {
       input.setAttribute("aria-invalid", "true"); // a name the server refuses (player/bad_name)
+      failed(err.message);
     }
   });
 }

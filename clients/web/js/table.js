@@ -10,7 +10,7 @@ import { showRules } from "./rules.js";
 import { loadGame } from "./games/index.js";
 // people at the table (issue 21): the player's session, invite codes, the host, chat
 import peopleStrings from "./i18n/people.js";
-import { authHeaders, ensurePlayer, forget, roomLink, savedInvite, saveInvite, session as sessionToken, withInvite } from "./people.js";
+import { authHeaders, ensurePlayer, forget, roomLink, savedInvite, saveInvite, session as sessionToken, syncName, withInvite } from "./people.js";
 import { mountChat } from "./chat.js";
 import { mountHost } from "./host.js";
 
@@ -495,9 +495,11 @@ async function start() {
     if (client?.game) showRules(client.game, gameTitle || client.game);
   });
   const name = (localStorage.getItem("rollhouse.name") || "").trim() || null;
-  const player = await ensurePlayer(name); // a guest on the first visit (null: none can be made)
+  // a guest on the first visit (null: none can be made), named as the lobby's field says
+  const player = (await ensurePlayer(name)) && (await syncName(name));
   const session = player ? sessionToken() : null;
-  client = new RoomClient({ room: roomId, role: watching ? "spectator" : "player", name, session, invite });
+  // with a session the server seats us under the player's display name (kept by the lobby)
+  client = new RoomClient({ room: roomId, role: watching ? "spectator" : "player", name: session ? null : name, session, invite });
   const act = (a) => client.act(a);
   chat = mountChat($("[data-testid=chat]"), { act, seatName });
   host = mountHost($("[data-testid=host-panel]"), {
