@@ -16,6 +16,7 @@ import pytest
 
 from tests.browser.conftest import NewPage
 from tests.browser.helpers import my_seat, play_one, play_to_the_end
+from tests.browser.test_accessibility import audit, require_axe
 from tests.browser.test_portuguese_everywhere import english_on, install
 from tests.support.server import LiveServer
 
@@ -412,3 +413,39 @@ async def test_a_name_typed_just_before_playing_is_the_seats_name(
     await page.wait_for_url(re.compile(r"table\.html\?room="))
     seat = await my_seat(page)
     await page.wait_for_function(f"rollhouse.view.room.seats[{seat}].name === 'Zoë'")
+
+
+@pytest.mark.parametrize("viewport", ["desktop", "phone"])
+async def test_the_people_panels_have_no_serious_accessibility_violation(
+    live_server: LiveServer, new_page: NewPage, viewport: str
+) -> None:
+    """axe-core (as test_accessibility.py runs it) over the account forms, the host's
+    table with its panel and chat, and a spectator's view of both channels."""
+    require_axe()
+    found: dict[str, list[dict[str, Any]]] = {}
+    ana = await new_page("Ana")
+    carla = await new_page("Carla", lang="pt-BR", locale="pt-BR")
+    if viewport == "phone":
+        await ana.set_viewport_size(PHONE)
+        await carla.set_viewport_size(PHONE)
+    await ana.goto(live_server.url + "/")
+    await ana.wait_for_selector("[data-testid=account-name]")
+    await ana.get_by_test_id("show-register").click()
+    await audit(ana, f"account form ({viewport})", found)
+    link = await create_private(ana, live_server.url, seats=3)
+    await carla.goto(link + "&watch=1")
+    await carla.wait_for_selector(CONNECTED)
+    await say(carla, "Oi!")
+    await say(ana, "Hello!")
+    await ana.wait_for_function(
+        "document.querySelectorAll('[data-testid=chat-players] [data-testid=chat-text]').length === 2"
+    )
+    await audit(ana, f"host's table ({viewport})", found)
+    await audit(carla, f"spectator's table ({viewport})", found)
+    blocking = [
+        f"{where}: {v['impact']} {v['id']} ({v['help']}) x{v['count']}: {v['nodes']}"
+        for where, violations in found.items()
+        for v in violations
+        if v["impact"] in ("serious", "critical")
+    ]
+    assert not blocking, "\n".join(blocking)

@@ -28,12 +28,14 @@ export function quickMatchButton(game, seats, showError) {
   button.addEventListener("click", async () => {
     button.disabled = true;
     button.textContent = t("match.finding");
+    button.setAttribute("aria-label", t("match.finding"));
     try {
       location.href = await quickMatch(game.name, seats);
     } catch (err) {
       showError(t("match.failed", { message: err.message }));
       button.disabled = false;
       button.textContent = t("match.button");
+      button.setAttribute("aria-label", t("match.label", { game: game.title }));
     }
   });
   return button;

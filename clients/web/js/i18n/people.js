@@ -29,7 +29,7 @@ export default {
     "mygames.more": "Show older games",
 
     "match.button": "Quick match",
-    "match.label": "Find a {game} game with other players",
+    "match.label": "Quick match: {game} with other players",
     "match.finding": "Finding a seat…",
     "match.failed": "No seat could be found: {message}",
 
@@ -122,7 +122,7 @@ export default {
     "mygames.more": "Mostrar jogos mais antigos",
 
     "match.button": "Partida rápida",
-    "match.label": "Achar uma partida de {game} com outros jogadores",
+    "match.label": "Partida rápida: {game} com outros jogadores",
     "match.finding": "Procurando um lugar…",
     "match.failed": "Nenhum lugar foi encontrado: {message}",
 
