@@ -176,7 +176,7 @@ function renderFatal() {
   if (fatal.key === "table.full_now_watching") return;
   const link = document.createElement("a");
   link.className = "btn small";
-  const gone = fatal.key === "table.no_room" || ["room/not_found", "room/removed", "room/no_spectators"].includes(fatal.code);
+  const gone = fatal.key === "table.no_room" || ["room/not_found", "room/removed", "room/no_spectators", "room/closed", "server/banned"].includes(fatal.code);
   link.href = gone ? "/" : location.href;
   link.textContent = gone ? t("table.to_lobby") : t("table.rejoin");
   if (fatal.code === "room/locked") {
