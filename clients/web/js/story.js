@@ -91,6 +91,11 @@ function roomLines(step, previous, view) {
  */
 export function describeStep(game, step, previous, view, ctx) {
   const lines = roomLines(step, previous, view);
+  if (view?.room?.status === "playing" && previous?.room?.status !== "playing") {
+    // the game begins: its set-up (and a first roll the engine makes) comes with the view
+    lines.push({ key: "story.started", params: {}, kind: "round" });
+    if (game?.describe) for (const l of game.describe(previous, view, ["set_up"], ctx)) lines.push(l);
+  }
   if (previous && view && step.kind === "event" && game?.describe) {
     for (const l of game.describe(previous, view, step.events, ctx)) lines.push(l);
   }

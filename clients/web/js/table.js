@@ -30,7 +30,8 @@ const ui = {}; // per-page UI state a game module may keep (e.g. an open chooser
 // a reload, a return, a second device and a late spectator all see every line.
 let story = null;
 let storyFailed = false;
-const liveLines = []; // what describe() said of the live patches (banners; kept for tests)
+const liveLines = []; // {from, to, lines}: what describe() said of each live patch (banners; tests)
+let liveSeq = null;
 const LIVE_KEPT = 400;
 
 /** A log line's text: t() translates names kept as {key, params, fallback} too. */
@@ -373,7 +374,11 @@ async function readStory({ anew = false } = {}) {
     storyFailed = true;
     renderLog();
   }
-  window.rollhouseStory = { seq: story.seq, lines: story.lines().map((l) => text(l.key, l.params)) };
+  window.rollhouseStory = {
+    seq: story.seq,
+    lines: story.lines().map((l) => text(l.key, l.params)),
+    steps: story.steps.map((st, i) => ({ from: i ? story.steps[i - 1].seq : 0, to: st.seq, lines: st.lines.map((l) => text(l.key, l.params)) })),
+  };
 }
 
 // One banner at a time, and only current news: a newer patch replaces it (or clears
@@ -453,13 +458,14 @@ function onView(change) {
   const { view, previous, events } = change;
   if (previous && events.length) {
     const lines = [...tableLines(previous, view, events), ...(game.describe ? game.describe(previous, view, events, context()) : [])];
-    for (const line of lines) liveLines.push(text(line.key, line.params));
+    liveLines.push({ from: liveSeq, to: client.seq, lines: lines.map((l) => text(l.key, l.params)) });
     liveLines.splice(0, Math.max(0, liveLines.length - LIVE_KEPT));
-    window.rollhouseLiveLines = liveLines;
+    window.rollhouseLive = liveLines;
     const news = pickBanner(lines);
     if (news) showBanner(news);
     else if (banner && banner.kind !== "over") clearBanner();
   }
+  liveSeq = client.seq;
   if (previous !== view) readStory();
   if (ui.open && view.you && !view.you.legal?.length) ui.open = null;
   render();

@@ -936,16 +936,54 @@ function poolSummary(ctx, p) {
 }
 
 function describe(previousView, view, events, ctx) {
-  const a = previousView.game;
+  const a = previousView?.game;
   const b = view.game;
-  if (!a || !b || !a.players || !b.players) return [];
   const out = [];
   const line = (key, params = {}, kind = "info", banner = false) => out.push({ key, params, kind, banner });
+  // the first roll comes with the set-up (there was no game before it)
+  if (b?.dice && events.includes("set_up")) line("rb.ev.rolled", { n: b.turn, a: b.dice[0], b: b.dice[1] }, "round");
+  if (!a || !b || !a.players || !b.players) return out;
   const seen = new Set();
+  const t = ctx.t;
   for (const ev of events) {
     if (seen.has(ev)) continue;
     seen.add(ev);
     switch (ev) {
+      case "road_placed":
+        for (const p of b.players) {
+          const n = p.map.roads.length - a.players[p.seat].map.roads.length;
+          if (n > 0) line(n === 1 ? "rb.ev.road" : "rb.ev.roads", { name: ctx.seatName(p.seat), n });
+        }
+        break;
+      case "space_marked":
+        for (const p of b.players) {
+          const before = new Map(a.players[p.seat].map.spaces.map((sp) => [hexKey(sp.q, sp.r), sp.marked]));
+          for (const sp of p.map.spaces) {
+            if (sp.marked && !before.get(hexKey(sp.q, sp.r))) {
+              const gain = sp.effect ? effectText(sp.effect, t) : "";
+              line(gain ? "rb.ev.marked_gain" : "rb.ev.marked", { name: ctx.seatName(p.seat), terrain: t(`rb.terrain.${sp.terrain}`), gain });
+            }
+          }
+        }
+        break;
+      case "paid":
+        for (const p of b.players) {
+          for (const inv of p.innovations) {
+            const old = a.players[p.seat].innovations.find((x) => x.id === inv.id);
+            inv.cost.forEach((c, i) => {
+              if (c.paid && old && !old.cost[i]?.paid) line("rb.ev.paid", { name: ctx.seatName(p.seat), res: t(`rb.res.${c.resource}`), innovation: cref(inv.name) });
+            });
+          }
+        }
+        break;
+      case "converted":
+        for (const p of b.players) {
+          for (const res of ["favor", "strength"]) {
+            const n = (p.tracks?.[res]?.crossed ?? 0) - (a.players[p.seat].tracks?.[res]?.crossed ?? 0);
+            if (n > 0) line("rb.ev.converted", { name: ctx.seatName(p.seat), n, res: t(`rb.res.${res}`) });
+          }
+        }
+        break;
       case "built":
         for (const p of b.players) {
           const before = new Map(a.players[p.seat].map.spaces.map((sp) => [hexKey(sp.q, sp.r), sp.building]));

@@ -1120,7 +1120,7 @@ function render(root, ctx) {
 // -- the log ---------------------------------------------------------------------------------
 
 function describe(previousView, view, events, ctx) {
-  const a = previousView.game;
+  const a = previousView?.game;
   const b = view.game;
   if (!a || !b || !a.players || !b.players) return [];
   const out = [];

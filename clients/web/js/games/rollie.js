@@ -466,7 +466,7 @@ function changedSeats(before, after, pick) {
 }
 
 function describe(previousView, view, events, ctx) {
-  const a = previousView.game;
+  const a = previousView?.game;
   const b = view.game;
   if (!a || !b) return [];
   const out = [];
