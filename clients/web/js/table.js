@@ -345,6 +345,13 @@ function renderLog() {
   list.replaceChildren(...items);
   list.dataset.count = String(lines.length);
   list.setAttribute("aria-busy", "false");
+  showLatest();
+}
+
+/** The newest line, shown in the log's bar on phones (the log folds there). */
+function showLatest() {
+  const first = story?.steps.length ? story.lines().at(-1) : null;
+  $("[data-testid=log-latest]").textContent = first ? text(first.key, first.params) : "";
 }
 
 /** New lines on top (announced by the live region). */
@@ -355,6 +362,7 @@ function addLogLines(steps) {
   for (const old of list.querySelectorAll("li.muted")) old.remove();
   list.prepend(...lines.map(logItem).reverse());
   list.dataset.count = String(story.lines().length);
+  showLatest();
 }
 
 /** Read what is new in the room's story and show it. */
@@ -501,6 +509,11 @@ async function start() {
     renderFatal();
     return;
   }
+  $("[data-testid=log-toggle]").addEventListener("click", (e) => {
+    const panel = $("[data-testid=log-panel]");
+    const open = panel.classList.toggle("open");
+    e.currentTarget.setAttribute("aria-expanded", String(open));
+  });
   $("[data-testid=rules-button]").addEventListener("click", () => {
     if (client?.game) showRules(client.game, gameTitle || client.game);
   });

@@ -137,7 +137,8 @@ export function mountAlertsMenu(box) {
     const summary = document.createElement("summary");
     summary.className = "btn ghost";
     summary.dataset.testid = "alerts-button";
-    summary.textContent = "🔔";
+    summary.innerHTML =
+      '<svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true"><path fill="currentColor" d="M12 22a2.5 2.5 0 0 0 2.45-2h-4.9A2.5 2.5 0 0 0 12 22zm7-6V11a7 7 0 0 0-5.5-6.84V3a1.5 1.5 0 0 0-3 0v1.16A7 7 0 0 0 5 11v5l-2 2v1h18v-1z"/></svg>';
     summary.setAttribute("aria-label", t("turn.menu"));
     summary.title = t("turn.menu");
     const panel = document.createElement("div");

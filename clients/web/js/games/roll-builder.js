@@ -7,7 +7,7 @@ import { addStrings } from "../i18n.js";
 import strings from "../i18n/roll-builder.js";
 import content from "../i18n/roll-builder-content.js";
 import { cref, tc } from "./roll-builder-text.js";
-import { RESOURCES, edgeKey, effectGlyphs, hexMap, icon, metricValue, sprite } from "./roll-builder-hexmap.js";
+import { RESOURCES, edgeKey, edgeKind, effectGlyphs, hexMap, icon, metricValue, sprite } from "./roll-builder-hexmap.js";
 import { h } from "../dom.js";
 import { seatBadges, seatLabel } from "../seat-status.js";
 
@@ -464,9 +464,56 @@ function mapPanel(ctx, p, legal) {
       h("span", { class: "spacer" }),
       h("span", { class: "rb-score", testid: `score-${p.seat}`, "data-score": String(p.score), text: t("rb.score", { n: p.score }) }),
     ),
+    mapHint(ctx, legal),
     h("div", { class: "rb-map-wrap" }, svg),
+    roadList(ctx, p, legal),
     spaceChooser(ctx, p, legal),
     legend(ctx),
+  );
+}
+
+/** What to do on the map, said right above it (phones: the turn's panel is far below). */
+function mapHint(ctx, legal) {
+  const { t } = ctx;
+  const hints = [];
+  if (legal.edges.size) hints.push(t("rb.hint.roads_list"));
+  if (legal.builds.size) hints.push(t("rb.hint.build"));
+  if (legal.marks.size) hints.push(t("rb.hint.mark"));
+  return hints.length ? h("p", { class: "rb-map-hint", testid: "map-hint", text: hints.join(" ") }) : null;
+}
+
+function edgeKindOf(p, e) {
+  const terrain = new Map(p.map.spaces.map((sp) => [hexKey(sp.q, sp.r), sp.terrain]));
+  return edgeKind(e, terrain, new Set(p.map.cliffs.map(edgeKey)));
+}
+
+/** The sides a road may go on, as a choice list a finger can use (the map's sides are thin). */
+function roadList(ctx, p, legal) {
+  const { t } = ctx;
+  if (!legal.edges.size) return null;
+  const bySpace = new Map(p.map.spaces.map((sp) => [hexKey(sp.q, sp.r), sp]));
+  const end = (q, r) => spaceShort(bySpace.get(hexKey(q, r)) || { q, r }, p, t);
+  const commands = [...legal.edges.values()];
+  return h(
+    "label",
+    { class: "rb-road-list" },
+    h("span", { text: t("rb.road_choose") }),
+    h(
+      "select",
+      {
+        testid: "road-list",
+        disabled: !!ctx.ui.busy,
+        onchange: (ev) => {
+          const command = commands[Number(ev.target.value)];
+          if (command && !ctx.ui.busy) act(ctx, command);
+        },
+      },
+      h("option", { value: "", text: t("rb.road_choose_first") }),
+      [...legal.edges.keys()].map((key, i) => {
+        const e = key.split(",").map(Number);
+        return h("option", { value: String(i), text: t("rb.map.road_between", { kind: t(`rb.edge.${edgeKindOf(p, e)}`), a: end(e[0], e[1]), b: end(e[2], e[3]) }) });
+      }),
+    ),
   );
 }
 
