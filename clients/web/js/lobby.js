@@ -5,6 +5,7 @@ import { addStrings, errorText, has, mountLangSwitch, onLangChange, t } from "./
 import replayStrings from "./i18n/replay.js";
 import lobbyStrings from "./i18n/lobby.js";
 import findStrings from "./i18n/lobby-finds.js";
+import coachStrings from "./i18n/coach.js";
 import contentStrings from "./i18n/roll-builder-content.js";
 import { BOT_DELAY, CLOCKS, TAKEOVERS, defaults, emblem, optionChoices, quickRoom } from "./lobby-games.js";
 import { savedToken } from "./protocol.js";
@@ -12,6 +13,7 @@ import { showRules } from "./rules.js";
 
 addStrings(lobbyStrings);
 addStrings(findStrings);
+addStrings(coachStrings);
 addStrings(replayStrings);
 addStrings(contentStrings);
 
@@ -375,6 +377,15 @@ function renderGames() {
             text: t("lobby.play_bot"),
             onclick: (ev) => playAgainstBot(g, ev.currentTarget),
           }),
+          g.name === "rollie"
+            ? el("button", {
+                type: "button",
+                class: "btn small",
+                "data-testid": `learn-${g.name}`,
+                text: t("coach.learn"),
+                onclick: (ev) => playAgainstBot(g, ev.currentTarget, true),
+              })
+            : null,
           el("button", {
             type: "button",
             class: "btn small",
@@ -435,19 +446,23 @@ function fieldLabel(game, field) {
   return room ? t(room) : field;
 }
 
-async function playAgainstBot(game, button) {
+/** A bot game now; `learn`: a guided first game (the table explains each step). */
+async function playAgainstBot(game, button, learn = false) {
   const error = $("[data-testid=quick-error]");
+  const label = button.textContent;
   error.hidden = true;
   button.disabled = true;
   button.textContent = t("lobby.starting");
   try {
-    const room = await postRoom(quickRoom(game.name, game.min_seats));
-    location.href = tableLink(room, false);
+    const body = quickRoom(game.name, game.min_seats);
+    if (learn) body.room.bot_delay = 2; // time to read what the table says
+    const room = await postRoom(body);
+    location.href = tableLink(room, false) + (learn ? "&learn=1" : "");
   } catch (err) {
     error.textContent = t("lobby.create.failed", { message: err.message });
     error.hidden = false;
     button.disabled = false;
-    button.textContent = t("lobby.play_bot");
+    button.textContent = label;
   }
 }
 

@@ -15,6 +15,8 @@ const $ = (sel) => document.querySelector(sel);
 const params = new URLSearchParams(location.search);
 const roomId = params.get("room");
 const watching = params.get("watch") === "1";
+// a guided first game (the lobby's "Learn as you play"): kept across a reload of this room
+const coaching = params.get("learn") === "1";
 
 addStrings(tableStrings);
 
@@ -70,6 +72,7 @@ function context() {
     seatName,
     seatConnected,
     seatTakeover: (s) => !!client?.view?.room?.seats?.[s]?.takeover,
+    coach: coaching,
     serverNow: () => client.serverNow(),
     rerender: render,
     send: (command) => sendCommand(command),

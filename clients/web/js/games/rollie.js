@@ -2,6 +2,7 @@
 // and the final scoring table. See js/games/index.js for the module interface.
 
 import { h } from "../dom.js";
+import { coachPanel } from "../coach.js";
 import { seatBadges, seatLabel } from "../seat-status.js";
 
 // Bonus token amounts per colour, 1st place first (clients/web/rules/rollie.md; the engine's
@@ -458,6 +459,8 @@ function render(root, ctx) {
     h("div", { class: "board" }, h("div", { class: "center" }, diceArea(ctx), bank(ctx))),
     h("div", { class: "seats", testid: "seats" }, g.seats.map((row) => seatCard(ctx, row))),
   );
+  // a guided first game: what to do now and why, above the board (js/coach.js)
+  if (ctx.coach && ctx.role === "player" && !ctx.ui.coachOff) board.children[0].after(coachPanel(ctx, board));
   root.replaceChildren(board);
 }
 
