@@ -160,7 +160,7 @@ async def test_the_tab_title_says_when_the_room_awaits_you(
 
 # (game, seats, options, the bots' delay: long enough that the spectator sees moves live)
 GAMES = [
-    ("rollie", 3, {"rounds": 2}, 0.25),
+    ("rollie", 3, {"rounds": 3, "bills_per_value": 5}, 0.2),  # piles run out too
     ("roll-player", 2, {}, 0.05),
     ("roll-builder", 2, {}, 0.05),
 ]
