@@ -108,6 +108,15 @@ async def test_every_viewer_reads_the_whole_story(
     assert await story_at(after, seq) == whole
     assert await story_at(bruno, seq) == whole
 
+    # a second device of Ana's (her seat's token, nothing else): the same story
+    token = await ana.evaluate(f"localStorage.getItem('rollhouse.seat.{room}')")
+    device = await new_page(None)
+    await device.goto(live_server.url + "/")
+    await device.evaluate(f"localStorage.setItem('rollhouse.seat.{room}', {token!r})")
+    await device.goto(table_url(live_server.url, room))
+    await device.wait_for_function(f"window.rollhouse && window.rollhouse.seat === {ana_seat}")
+    assert await story_at(device, seq) == whole
+
     # names follow the viewer's language, from the first line (the bot is "robô 1")
     await after.get_by_test_id("lang-pt").click()
     await after.wait_for_function(
