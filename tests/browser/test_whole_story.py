@@ -220,3 +220,32 @@ async def test_the_live_lines_the_story_and_the_replay_agree(
     await replay.goto(f"{live_server.url}/replay.html?room={room}")
     await replay.wait_for_function("window.rollhouseReplay && window.rollhouseReplayLines")
     assert await replay.evaluate("window.rollhouseReplayLines") == story
+
+
+async def test_a_hidden_tab_is_notified_when_the_player_allowed_it(
+    live_server: LiveServer, browser: Any
+) -> None:
+    """With notifications allowed (the 🔔 menu's choice, kept per player name) and the tab
+    hidden, the room awaiting Ana shows a browser notification."""
+    room = (
+        await live_server.create_room(
+            "rollie", 2, options={"rounds": 5}, room={"clock": 0, "bots": 1, "bot_delay": 0.3}
+        )
+    )["room"]
+    context = await browser.new_context()
+    await context.grant_permissions(["notifications"], origin=live_server.url)
+    await context.add_init_script(
+        "localStorage.setItem('rollhouse.name', 'Ana');"
+        "localStorage.setItem('rollhouse.alerts.Ana', JSON.stringify({sound: false, notify: true}));"
+        "Object.defineProperty(document, 'hidden', {get: () => true});"
+    )
+    page = await context.new_page()
+    try:
+        await page.goto(table_url(live_server.url, room))
+        await page.wait_for_function(
+            "window.rollhouseTurn && window.rollhouseTurn.yours", timeout=15000
+        )
+        assert await page.evaluate("window.rollhouseTurn.notified") >= 1
+        assert await page.evaluate("window.rollhouseTurn.chimes") == 0  # sound off: no chime
+    finally:
+        await context.close()
