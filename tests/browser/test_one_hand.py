@@ -95,6 +95,10 @@ async def test_every_control_is_big_enough_for_a_finger(
         await page.goto(live_server.url + "/")
         await page.get_by_test_id("play-bot-rollie").wait_for()
         await measure("lobby")
+        await page.get_by_test_id("rules-rollie").click()
+        await page.get_by_test_id("rules-body").locator("table").first.wait_for()
+        await measure("rules drawer")
+        await page.get_by_test_id("rules-close").click()
         for game, seats in (("rollie", 2), ("roll-player", 2), ("roll-builder", 2)):
             room = await live_server.create_room(
                 game, seats, room={"clock": 60, "bots": seats - 1, "bot_delay": 0.2}
@@ -102,6 +106,10 @@ async def test_every_control_is_big_enough_for_a_finger(
             await page.goto(table_url(live_server.url, room["room"]))
             await my_turn(page)
             await measure(f"{game} table")
+            if game == "rollie":  # the alerts menu, open
+                await page.get_by_test_id("alerts-button").click()
+                await measure("alerts menu")
+                await page.get_by_test_id("alerts-button").click()
             if game == "roll-builder":
                 # a die used for roads: the sides to draw on are buttons a finger can hit,
                 # and what to do is said above the map
