@@ -193,7 +193,7 @@ function roomRow(r) {
       el("span", { class: "muted mono room-id", text: r.room }),
     ),
     el("td", {}, el("span", { class: `status-pill ${r.status}`, text: t(`status.${r.status}`) })),
-    cell(t("lobby.col.seats"), r.bots ? t("lobby.seats_bots", { taken: r.taken, seats: r.seats, bots: r.bots }) : `${r.taken}/${r.seats}`),
+    cell(t("lobby.col.seats"), r.bots ? t(r.bots === 1 ? "lobby.seats_bot" : "lobby.seats_bots", { taken: r.taken, seats: r.seats, bots: r.bots }) : `${r.taken}/${r.seats}`),
     cell(t("lobby.col.people"), t("lobby.people", { players: r.players_connected, watching: r.spectators })),
     el("td", { class: "actions-cell" }, roomActions(r)),
   );
