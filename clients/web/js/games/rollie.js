@@ -188,9 +188,9 @@ function diceArea(ctx) {
         }),
       );
   }
-  const hint = legal.takes.length && ctx.role === "player" ? h("p", { class: "hint", text: t("rollie.take_hint") }) : null;
-  // the keyboard hint is for keyboards: not on touch screens
+  // the keyboard hint is for keyboards: not on touch screens (where a finger taps)
   const touch = window.matchMedia?.("(hover: none)").matches;
+  const hint = legal.takes.length && ctx.role === "player" ? h("p", { class: "hint", text: t(touch ? "rollie.take_hint_touch" : "rollie.take_hint") }) : null;
   const keys =
     ctx.role === "player" && (legal.roll || legal.secure) && !touch
       ? h("p", { class: "keys", testid: "key-hint", text: t("rollie.keys") })

@@ -4,6 +4,7 @@
 export default {
   en: {
     "coach.learn": "Learn as you play",
+    "rollie.take_hint_touch": "Tap a die to take a bill of its value.",
     "coach.title": "Your first game",
     "coach.hide": "Hide the tips",
     "coach.waiting": "The bot is taking its seat…",
@@ -21,6 +22,7 @@ export default {
   },
   "pt-BR": {
     "coach.learn": "Aprenda jogando",
+    "rollie.take_hint_touch": "Toque num dado para pegar uma nota desse valor.",
     "coach.title": "Seu primeiro jogo",
     "coach.hide": "Esconder as dicas",
     "coach.waiting": "O robô está sentando…",
