@@ -22,12 +22,16 @@ export function seatNameIn(view, s) {
   return name || t("common.seat", { n: Number(s) + 1 });
 }
 
-/** Every entry after `from`, page by page (a step is never cut between two pages). */
-export async function fetchEntries(roomId, from) {
+/**
+ * Every entry after `from`, page by page (a step is never cut between two pages).
+ * `fetcher(url)` does the request (`fetch`, or one that adds the player's session and
+ * invite, so a private table's story reads too).
+ */
+export async function fetchEntries(roomId, from, fetcher = (url) => fetch(url)) {
   const entries = [];
   let next = from;
   for (let pages = 0; next !== null && pages < 1000; pages++) {
-    const reply = await fetch(`/api/rooms/${encodeURIComponent(roomId)}/events?from=${next}&limit=${PAGE}`);
+    const reply = await fetcher(`/api/rooms/${encodeURIComponent(roomId)}/events?from=${next}&limit=${PAGE}`);
     const page = await reply.json();
     if (!reply.ok || page.error) throw new Error(page.error?.message || `HTTP ${reply.status}`);
     entries.push(...page.events);
@@ -121,10 +125,11 @@ export function spectatorContext(view, extra = {}) {
  * (the replay); the table keeps only the last one, to fold the next entries onto.
  */
 export class Story {
-  constructor(roomId, game, { keepViews = false } = {}) {
+  constructor(roomId, game, { keepViews = false, fetcher = undefined } = {}) {
     this.roomId = roomId;
     this.game = game;
     this.keepViews = keepViews;
+    this.fetcher = fetcher; // see fetchEntries
     this.reset();
   }
 
@@ -171,7 +176,7 @@ export class Story {
       try {
         do {
           this.again = false;
-          const entries = await fetchEntries(this.roomId, this.seq);
+          const entries = await fetchEntries(this.roomId, this.seq, this.fetcher);
           if (generation !== this.generation) return [];
           fresh.push(...this.add(entries));
         } while (this.again);
