@@ -476,9 +476,10 @@ function mapPanel(ctx, p, legal) {
 function mapHint(ctx, legal) {
   const { t } = ctx;
   const hints = [];
+  const touch = window.matchMedia?.("(hover: none)").matches; // a finger taps
   if (legal.edges.size) hints.push(t("rb.hint.roads_list"));
-  if (legal.builds.size) hints.push(t("rb.hint.build"));
-  if (legal.marks.size) hints.push(t("rb.hint.mark"));
+  if (legal.builds.size) hints.push(t(touch ? "rb.hint.build_touch" : "rb.hint.build"));
+  if (legal.marks.size) hints.push(t(touch ? "rb.hint.mark_touch" : "rb.hint.mark"));
   return hints.length ? h("p", { class: "rb-map-hint", testid: "map-hint", text: hints.join(" ") }) : null;
 }
 
