@@ -343,7 +343,8 @@ function renderLog() {
   list.setAttribute("aria-busy", "true"); // not read out line by line
   const lines = story ? story.lines() : [];
   const items = lines.map(logItem).reverse();
-  if (!story || (!story.steps.length && story.running)) items.push(logItem({ key: "story.loading", params: {}, kind: "muted" }));
+  if (roomId && !fatal && (!story || (!story.steps.length && story.running)))
+    items.push(logItem({ key: "story.loading", params: {}, kind: "muted" }));
   if (storyFailed) items.unshift(logItem({ key: "story.failed", params: {}, kind: "muted" }));
   list.replaceChildren(...items);
   list.dataset.count = String(lines.length);
