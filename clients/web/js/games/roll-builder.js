@@ -465,7 +465,7 @@ function mapPanel(ctx, p, legal) {
       h("span", { class: "rb-score", testid: `score-${p.seat}`, "data-score": String(p.score), text: t("rb.score", { n: p.score }) }),
     ),
     mapHint(ctx, legal),
-    h("div", { class: "rb-map-wrap" }, svg),
+    h("div", { class: "rb-map-wrap", tabindex: "0" }, svg),
     roadList(ctx, p, legal),
     spaceChooser(ctx, p, legal),
     legend(ctx),
