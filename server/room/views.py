@@ -243,8 +243,15 @@ class Views:
         return ops
 
 
+WAITING_EXPIRES = 600.0
+"""A room still waiting this long after it was made, with nobody at it (no player
+connected, nobody watching), has expired: the lobby lists it no more (its summary's
+``expires_at``); a rematch nobody joined leaves the list that way."""
+
+
 def room_summary(model: RoomModel, connected: int = 0, spectators: int = 0) -> dict[str, Any]:
     """What the lobby shows of a room."""
+    waiting = model.status == "waiting"
     return {
         "room": model.room_id,
         "game": model.game.name,
@@ -271,6 +278,10 @@ def room_summary(model: RoomModel, connected: int = 0, spectators: int = 0) -> d
         "locked": model.locked,
         "watch": model.watchable,
         "players": sorted(model.players()),
+        "names": [
+            (model.holders[s].name if s in model.holders else None) for s in range(model.seats)
+        ],
+        "expires_at": model.created_at + WAITING_EXPIRES if waiting and model.created_at else None,
         ACCESS: {
             "members": sorted(model.members),
             "banned": sorted(model.banned),

@@ -2,6 +2,8 @@
 
     .venv/bin/python -m tests.browser.make_screenshots [--lang pt-BR]
 
+(In Portuguese the same names end in ``-pt``: ``lobby-pt.png``, ``table-phone-pt.png``.)
+
 Starts the app in this process (in-memory store), fills a few rooms, plays a Rollie
 table with two browser players and two hosted bots until it is mid-game (round 2 or
 later, Ana deciding with a Bet), then photographs the lobby, Ana's table and a
@@ -26,6 +28,11 @@ OUT = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 
 PHONE = {"width": 390, "height": 844}
+SUFFIX = {"lang": ""}  # "-pt" for Portuguese: docs/screenshots/*-pt.png beside the English
+
+
+def shot(name: str) -> str:
+    return str(OUT / f"{name}{SUFFIX['lang']}.png")
 
 
 async def page_for(browser: Any, name: str | None, lang: str, phone: bool = False) -> Any:
@@ -116,18 +123,18 @@ async def main(lang: str) -> None:
         else:
             raise RuntimeError("never reached a good mid-game moment")
         await ana.wait_for_selector("[data-testid=banner]", state="hidden", timeout=10000)
-        await ana.screenshot(path=str(OUT / "table.png"))
+        await ana.screenshot(path=shot("table"))
 
         lobby = await page_for(browser, "Ana", lang)
         await lobby.goto(server.url + "/")
         await lobby.get_by_test_id("filter-all").click()
         await lobby.get_by_test_id(f"room-{room}").wait_for()
-        await lobby.screenshot(path=str(OUT / "lobby.png"))
+        await lobby.screenshot(path=shot("lobby"))
 
         final = await page_for(browser, None, lang)
         await final.goto(table_url(server.url, done, watch=True))
         await final.get_by_test_id("final-scores").wait_for()
-        await final.screenshot(path=str(OUT / "final.png"))
+        await final.screenshot(path=shot("final"))
         await phone_shots(browser, server, lang, room, done)
         await browser.close()
     print(f"wrote {OUT}/lobby.png, table.png, final.png and *-phone.png")
@@ -139,16 +146,16 @@ async def phone_shots(browser: Any, server: LiveServer, lang: str, room: str, do
     await lobby.goto(server.url + "/")
     await lobby.get_by_test_id("play-bot-rollie").wait_for()
     await lobby.wait_for_timeout(300)
-    await lobby.screenshot(path=str(OUT / "lobby-phone.png"))
+    await lobby.screenshot(path=shot("lobby-phone"))
     watch = await page_for(browser, None, lang, phone=True)
     await watch.goto(table_url(server.url, room, watch=True))
     await watch.wait_for_selector("[data-testid=game-root][aria-busy=false]")
     await watch.wait_for_selector("[data-testid=banner]", state="hidden", timeout=10000)
-    await watch.screenshot(path=str(OUT / "table-phone.png"))
+    await watch.screenshot(path=shot("table-phone"))
     await watch.goto(table_url(server.url, done, watch=True))
     await watch.get_by_test_id("final-scores").wait_for()
-    await watch.screenshot(path=str(OUT / "final-phone.png"))
-    for game in ("roll-player", "roll-builder"):
+    await watch.screenshot(path=shot("final-phone"))
+    for game in ("rollie", "roll-player", "roll-builder"):
         made = await server.create_room(game, 2, room={"clock": 0, "bots": 1, "bot_delay": 0.2})
         ana = await page_for(browser, "Ana", lang, phone=True)
         await ana.goto(table_url(server.url, made["room"]))
@@ -160,10 +167,12 @@ async def phone_shots(browser: Any, server: LiveServer, lang: str, room: str, do
         await ana.wait_for_timeout(400)
         if game == "roll-builder":
             await ana.evaluate("document.querySelector('.rb-dice-panel').scrollIntoView()")
-        await ana.screenshot(path=str(OUT / f"{game}-phone.png"))
+        await ana.screenshot(path=shot(f"{game}-phone"))
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--lang", default="en", choices=["en", "pt-BR"])
-    asyncio.run(main(parser.parse_args().lang))
+    chosen = parser.parse_args().lang
+    SUFFIX["lang"] = "-pt" if chosen == "pt-BR" else ""
+    asyncio.run(main(chosen))

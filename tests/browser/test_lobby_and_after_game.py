@@ -70,7 +70,8 @@ async def test_the_lobby_filters_and_pages_rooms(
     await page.goto(live_server.url + "/")
     rows = page.locator("[data-testid=rooms-body] tr")
     await page.get_by_test_id("filter-open").wait_for()
-    assert await page.get_by_test_id("filter-open").get_attribute("aria-pressed") == "true"
+    assert await page.get_by_test_id("filter-now").get_attribute("aria-pressed") == "true"
+    await page.get_by_test_id("filter-open").click()
     assert await page.get_by_test_id("filter-open").inner_text() == "Open (10)"
     await page.wait_for_function("document.querySelectorAll('[data-testid=rooms-body] tr').length")
     assert await rows.count() == 8

@@ -107,7 +107,13 @@ async def test_the_lobby_and_the_final_screen_lead_to_the_replay(
     badge = page.locator("[data-testid=dice-verified]")
     await badge.wait_for(state="visible")
     assert await badge.get_attribute("data-ok") == "true"
-    assert "Dice verified" in await badge.inner_text()
+    assert "Fair dice" in await badge.inner_text()
+    # plain words, and what they mean one click away
+    await badge.get_by_test_id("fairness-link").click()
+    body = page.get_by_test_id("rules-body")
+    await body.locator("ol").wait_for()
+    assert "seed" in await body.inner_text()
+    await page.keyboard.press("Escape")
     await page.locator("[data-testid=watch-replay]").click()
     await page.wait_for_url(f"**/replay.html?room={room}")
     await page.wait_for_function("window.rollhouseReplay && window.rollhouseReplay.count > 2")

@@ -61,15 +61,17 @@ export function emblem(game) {
   return (EMBLEMS[game] || EMBLEMS.rollie)();
 }
 
-// Roll Builder's events, as the lobby offers them (names and targets from the catalog).
+// Roll Builder's events, as the lobby offers them: names and targets as the engine's
+// catalog has them (engine/roll_builder/content; the table shows view.game.event.target,
+// and tests/browser/test_content_agrees.py checks these equal it).
 export const RB_EVENTS = [
-  ["flood", 94],
-  ["famine", 93],
-  ["festival", 99],
-  ["raiders", 91],
-  ["golden_age", 104],
-  ["exodus", 96],
-  ["plague", 84],
+  ["flood", 105],
+  ["famine", 105],
+  ["festival", 109],
+  ["raiders", 104],
+  ["golden_age", 115],
+  ["exodus", 106],
+  ["plague", 96],
 ];
 
 const range = (a, b) => Array.from({ length: b - a + 1 }, (_, i) => a + i);
@@ -80,6 +82,7 @@ const OPTIONS = {
   rollie: [
     ["rounds", range(1, 7).reverse().map((n) => [n, n === 7 ? "opt.rollie.rounds.7" : n === 1 ? "opt.rollie.rounds.1" : "opt.rollie.rounds.n", { n }])],
     ["bills_per_value", [30, 20, 10, 5].map((n) => [n, "opt.rollie.bills_per_value.n", { n }]), true],
+    ["priority", ["arrival", "turn"].map((v) => [v, `opt.rollie.priority.${v}`]), true],
   ],
   "roll-player": [["class_mode", ["draw", "choice"].map((v) => [v, `opt.roll-player.class_mode.${v}`])]],
   "roll-builder": [

@@ -4,6 +4,8 @@
 import { addStrings, errorText, has, mountLangSwitch, onLangChange, t } from "./i18n.js";
 import replayStrings from "./i18n/replay.js";
 import lobbyStrings from "./i18n/lobby.js";
+import findStrings from "./i18n/lobby-finds.js";
+import coachStrings from "./i18n/coach.js";
 import contentStrings from "./i18n/roll-builder-content.js";
 import { BOT_DELAY, CLOCKS, TAKEOVERS, defaults, emblem, optionChoices, quickRoom } from "./lobby-games.js";
 import { savedToken } from "./protocol.js";
@@ -15,18 +17,33 @@ import { mountMyGames } from "./mygames.js";
 import { quickMatchButton } from "./match.js";
 
 addStrings(lobbyStrings);
+addStrings(findStrings);
+addStrings(coachStrings);
 addStrings(replayStrings);
 addStrings(contentStrings);
 addStrings(peopleStrings);
 
 const REFRESH_MS = 3000;
+const EXPIRES_MIN = 10; // server/room/views.py WAITING_EXPIRES, said in the note
 const NAME_KEY = "rollhouse.name";
 const FILTER_KEY = "rollhouse.lobby.filter";
 const PAGE_SIZE = 8;
-const FILTERS = ["open", "playing", "finished", "all"];
+const FILTERS = ["now", "open", "playing", "finished", "all"];
+/**
+ * A room still waiting after its expiry with nobody at it has expired (a rematch nobody
+ * joined, a table its maker left): it leaves every list but "All", unless it is yours.
+ */
+function expired(r) {
+  return (
+    r.status === "waiting" && r.expires_at != null && Date.now() / 1000 > r.expires_at &&
+    !r.players_connected && !r.spectators && !savedToken(r.room)
+  ); // prettier-ignore
+}
 const IN_FILTER = {
+  // now (the default): everything not over, so a spectator finds live games at once
+  now: (r) => (r.status === "waiting" || r.status === "playing") && !expired(r),
   // open: rooms waiting for players, and your own tables still going
-  open: (r) => r.status === "waiting" || (r.status === "playing" && !!savedToken(r.room)),
+  open: (r) => (r.status === "waiting" && !expired(r)) || (r.status === "playing" && !!savedToken(r.room)),
   playing: (r) => r.status === "playing",
   finished: (r) => r.status === "finished",
   all: () => true,
@@ -36,7 +53,7 @@ const $ = (sel) => document.querySelector(sel);
 let games = [];
 let rooms = [];
 let loadError = null;
-let filter = sessionStorage.getItem(FILTER_KEY) || "open";
+let filter = FILTERS.includes(sessionStorage.getItem(FILTER_KEY)) ? sessionStorage.getItem(FILTER_KEY) : "now";
 let page = 0;
 
 function el(tag, attrs = {}, ...children) {
@@ -146,29 +163,44 @@ function roomActions(r) {
   return actions;
 }
 
+/** A seated name as the lobby says it ("bot 2" in the viewer's language). */
+function seatedName(name) {
+  const bot = /^bot (\d+)$/.exec(name || "");
+  return bot ? t("common.bot_n", { n: bot[1] }) : name;
+}
+
+/** Who sits at a room, and how many seats are free: "Ana, bot 1 · 1 seat free". */
+function roomPeople(r) {
+  const names = (r.names || []).filter(Boolean).map(seatedName);
+  const free = r.seats - r.taken;
+  const parts = [];
+  if (names.length) parts.push(names.join(", "));
+  if (free > 0 && r.status === "waiting") parts.push(free === 1 ? t("lobby.free_one") : t("lobby.free_n", { n: free }));
+  return parts.join(" · ");
+}
+
 function roomRow(r) {
   const title = r.title || gameTitle(r.game);
   const cell = (label, text) => el("td", { class: "num", "data-label": label, text });
   return el(
     "tr",
     { "data-testid": `room-${r.room}`, dataset: { status: r.status } },
-    el("td", { class: "mono", text: r.room }),
     el(
       "td",
-      {},
+      { class: "room-cell" },
       el("button", {
         type: "button",
-        class: "linklike",
+        class: "linklike room-game",
         title: t("rules.open_game", { game: title }),
         onclick: () => showRules(r.game, title),
         text: title,
       }),
+      el("span", { class: "room-people", "data-testid": `room-people-${r.room}`, text: roomPeople(r) }),
+      el("span", { class: "muted mono room-id", text: r.room }),
     ),
     el("td", {}, el("span", { class: `status-pill ${r.status}`, text: t(`status.${r.status}`) })),
-    cell(t("lobby.col.seats"), `${r.taken}/${r.seats}`),
-    cell(t("lobby.col.bots"), String(r.bots)),
-    cell(t("lobby.col.connected"), String(r.players_connected)),
-    cell(t("lobby.col.spectators"), String(r.spectators)),
+    cell(t("lobby.col.seats"), r.bots ? t(r.bots === 1 ? "lobby.seats_bot" : "lobby.seats_bots", { taken: r.taken, seats: r.seats, bots: r.bots }) : `${r.taken}/${r.seats}`),
+    cell(t("lobby.col.people"), t("lobby.people", { players: r.players_connected, watching: r.spectators })),
     el("td", { class: "actions-cell" }, roomActions(r)),
   );
 }
@@ -183,6 +215,10 @@ function renderRooms() {
   page = Math.min(page, pages - 1);
   $("[data-testid=rooms-body]").replaceChildren(...list.slice(page * PAGE_SIZE, (page + 1) * PAGE_SIZE).map(roomRow));
   $("[data-testid=rooms-table]").hidden = list.length === 0;
+  const gone = rooms.filter(expired).length;
+  const note = $("[data-testid=rooms-expired]");
+  note.hidden = !gone || filter === "all";
+  note.textContent = gone ? t(gone === 1 ? "lobby.expired_one" : "lobby.expired_n", { n: gone, min: Math.round(EXPIRES_MIN) }) : "";
   const empty = $("[data-testid=rooms-empty]");
   empty.hidden = list.length > 0 || !!loadError;
   empty.textContent = rooms.length === 0 ? t("lobby.empty") : t(`lobby.filter.empty.${filter}`);
@@ -347,6 +383,15 @@ function renderGames() {
             text: t("lobby.play_bot"),
             onclick: (ev) => playAgainstBot(g, ev.currentTarget),
           }),
+          g.name === "rollie"
+            ? el("button", {
+                type: "button",
+                class: "btn small",
+                "data-testid": `learn-${g.name}`,
+                text: t("coach.learn"),
+                onclick: (ev) => playAgainstBot(g, ev.currentTarget, true),
+              })
+            : null,
           el("button", {
             type: "button",
             class: "btn small",
@@ -415,18 +460,22 @@ function fieldLabel(game, field) {
   return room ? t(room) : field;
 }
 
-async function playAgainstBot(game, button) {
+/** A bot game now; `learn`: a guided first game (the table explains each step). */
+async function playAgainstBot(game, button, learn = false) {
   const error = $("[data-testid=quick-error]");
+  const label = button.textContent;
   error.hidden = true;
   button.disabled = true;
   button.textContent = t("lobby.starting");
   try {
-    location.href = await postRoom(quickRoom(game.name, game.min_seats));
+    const body = quickRoom(game.name, game.min_seats);
+    if (learn) body.room.bot_delay = 2; // time to read what the table says
+    location.href = (await postRoom(body)) + (learn ? "&learn=1" : "");
   } catch (err) {
     error.textContent = t("lobby.create.failed", { message: err.message });
     error.hidden = false;
     button.disabled = false;
-    button.textContent = t("lobby.play_bot");
+    button.textContent = label;
   }
 }
 

@@ -6,7 +6,7 @@
 import { addStrings, mountLangSwitch, onLangChange, t, translatePage } from "./i18n.js";
 import strings from "./i18n/replay.js";
 import tableStrings from "./i18n/table.js";
-import { applyPatch } from "./protocol.js";
+import { Story, seatNameIn, spectatorContext } from "./story.js";
 import { loadGame } from "./games/index.js";
 import { showVerified } from "./verified.js";
 import { authHeaders, withInvite } from "./people.js";
@@ -22,58 +22,30 @@ const api = (path) => fetch(withInvite(path, invite), { headers: authHeaders() }
 const BASE_MS = 700;
 const POLL_MS = 2000;
 
-const steps = []; // {seq, entry, view, lines}
+let story = null; // js/story.js: the same steps and lines as the live table's log
+let steps = []; // {seq, entries, view, lines}
 let game = null;
 let index = 0;
 let timer = null;
 let info = null;
 
-function seatName(view, s) {
-  const name = view?.room?.seats?.[s]?.name;
-  const bot = /^bot (\d+)$/.exec(name || ""); // hosted bots are named "bot N" by the server
-  if (bot) return t("common.bot_n", { n: bot[1] });
-  return name || t("common.seat", { n: s + 1 });
-}
-
 function context(view) {
-  return {
-    view, game: view.game, room: view.room, you: null, seat: null, role: "spectator",
-    presence: null, ui: {}, t, lang: document.documentElement.lang, seatName: (s) => seatName(view, s),
-    serverNow: () => Date.now() / 1000, rerender: render,
-    send: () => Promise.reject(new Error("a replay cannot act")),
-  }; // prettier-ignore
+  return { ...spectatorContext(view), rerender: render };
 }
 
-/** What the timeline says of one entry: the game's own log lines, else the entry's kind. */
-function describe(previous, entry, view) {
-  if (entry.kind === "event" && previous && game.describe) {
-    const events = entry.by ? [entry.by, entry.name] : [entry.name];
-    const lines = game.describe(previous, view, events, context(view));
-    if (lines.length) return lines.map((l) => ({ key: l.key, params: l.params }));
-  }
-  const key = `replay.step.${entry.kind}`;
-  const name = entry.seat != null ? seatName(view, entry.seat) : entry.player || entry.name;
-  return [{ key, params: { name } }];
+/** What the timeline says of one step: the live log's lines, else the step's kind. */
+function stepLines(step) {
+  if (step.lines.length) return step.lines;
+  const entry = step.entries[step.entries.length - 1];
+  const name = entry.seat != null ? seatNameIn(step.view, entry.seat) : entry.player || entry.name;
+  return [{ key: `replay.step.${entry.kind}`, params: { name } }];
 }
 
-function addEntries(entries) {
-  for (const entry of entries) {
-    const previous = steps.length ? steps[steps.length - 1].view : null;
-    const view = entry.ops ? applyPatch(previous, entry.ops) : entry.view;
-    steps.push({ seq: entry.seq, entry, view, lines: describe(previous, entry, view) });
-  }
-}
-
-async function fetchFrom(after) {
-  let next = after;
-  const entries = [];
-  while (next !== null) {
-    const page = await (await api(`/api/rooms/${encodeURIComponent(roomId)}/events?from=${next}&limit=500`)).json();
-    if (page.error) throw new Error(page.error.message);
-    entries.push(...page.events);
-    next = page.next;
-  }
-  return entries;
+/** Read the story anew (first load, or a language switch: names in the new language). */
+async function readAll() {
+  story = new Story(roomId, game, { keepViews: true, fetcher: api });
+  await story.update();
+  steps = story.steps;
 }
 
 function render() {
@@ -99,6 +71,7 @@ function render() {
 }
 
 function renderTimeline() {
+  window.rollhouseReplayLines = steps.flatMap((s) => s.lines.map((l) => t(l.key, l.params)));
   const list = $("[data-testid=replay-timeline]");
   list.replaceChildren(
     ...steps.map((step, i) => {
@@ -108,7 +81,7 @@ function renderTimeline() {
       const button = document.createElement("button");
       button.type = "button";
       button.className = "linklike";
-      button.textContent = `${step.seq} · ${step.lines.map((l) => t(l.key, l.params)).join(" · ")}`;
+      button.textContent = `${step.seq} · ${stepLines(step).map((l) => t(l.key, l.params)).join(" · ")}`;
       button.addEventListener("click", () => go(i));
       li.append(button);
       return li;
@@ -144,9 +117,8 @@ function stop() {
 async function follow() {
   // a live room: new entries join the timeline; the end follows them while it is shown
   const atEnd = index === steps.length - 1;
-  const fresh = await fetchFrom(steps[steps.length - 1].seq);
+  const fresh = await story.update();
   if (fresh.length) {
-    addEntries(fresh);
     renderTimeline();
     if (atEnd && !timer) index = steps.length - 1;
     render();
@@ -185,8 +157,11 @@ function fail(text) {
 async function start() {
   mountLangSwitch();
   translatePage();
-  onLangChange(() => {
+  onLangChange(async () => {
     translatePage();
+    const seq = steps[index]?.seq;
+    await readAll(); // the names in the log, in the new language
+    index = Math.max(0, steps.findIndex((s) => s.seq >= seq));
     renderTimeline();
     render();
   });
@@ -199,7 +174,7 @@ async function start() {
     $("[data-testid=game-title]").textContent = info.title || info.game;
     $("[data-testid=room-id]").textContent = roomId;
     document.title = `${info.title || info.game} · ${t("replay.title")}`;
-    addEntries(await fetchFrom(0));
+    await readAll();
   } catch (err) {
     return fail(t("replay.failed", { message: err.message }));
   }

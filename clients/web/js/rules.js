@@ -168,14 +168,14 @@ function ensureDialog() {
   });
   document.body.append(dialog);
   onLangChange(() => {
-    if (dialog.open && shownGame) fill(shownGame.game, shownGame.title);
+    if (dialog.open && shownGame) fill(shownGame.game, shownGame.title, shownGame.page);
   });
   return dialog;
 }
 
-async function fill(game, title) {
+async function fill(game, title, page = false) {
   const d = ensureDialog();
-  d.querySelector("#rules-title").textContent = t("rules.title", { game: title });
+  d.querySelector("#rules-title").textContent = page ? title : t("rules.title", { game: title });
   d.querySelector("[data-testid=rules-close]").textContent = t("common.close");
   const body = d.querySelector(".rules-body");
   body.textContent = t("rules.loading");
@@ -191,11 +191,12 @@ async function fill(game, title) {
   }
 }
 
-/** Open the rules dialog for `game` (its title shown in the heading). */
-export function showRules(game, title = game) {
+/** Open the rules dialog for `game` (its title shown in the heading; `page`: another
+ * page of rules/, e.g. "fairness", with `title` as its heading). */
+export function showRules(game, title = game, page = false) {
   const d = ensureDialog();
-  shownGame = { game, title };
-  fill(game, title);
+  shownGame = { game, title, page };
+  fill(game, title, page);
   // a drawer, not a modal: the table stays live and usable beside the rules
   if (!d.open) d.show();
   d.querySelector("[data-testid=rules-close]").focus();

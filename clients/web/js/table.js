@@ -8,6 +8,8 @@ import tableStrings from "./i18n/table.js";
 import { RoomClient } from "./protocol.js";
 import { showRules } from "./rules.js";
 import { loadGame } from "./games/index.js";
+import { Story } from "./story.js";
+import { TurnAlert, mountAlertsMenu } from "./your-turn.js";
 // people at the table (issue 21): the player's session, invite codes, the host, chat
 import peopleStrings from "./i18n/people.js";
 import { authHeaders, ensurePlayer, forget, roomLink, savedInvite, saveInvite, session as sessionToken, syncName, withInvite } from "./people.js";
@@ -18,10 +20,8 @@ const $ = (sel) => document.querySelector(sel);
 const params = new URLSearchParams(location.search);
 const roomId = params.get("room");
 const watching = params.get("watch") === "1";
-const LOG_LIMIT = 60;
-const LOG_KEY = `rollhouse.log.${roomId}`;
-const LOG_ROOMS_KEY = "rollhouse.logs";
-const LOG_ROOMS_KEPT = 8;
+// a guided first game (the lobby's "Learn as you play"): kept across a reload of this room
+const coaching = params.get("learn") === "1";
 
 addStrings(tableStrings);
 addStrings(peopleStrings);
@@ -40,33 +40,16 @@ let status = { state: "connecting", retryIn: null };
 let fatal = null; // {key} (a page message) or {code, message} (from the server)
 let switchedToWatch = false;
 const ui = {}; // per-page UI state a game module may keep (e.g. an open chooser)
-const logEntries = restoreLog(); // {key, params} so the log re-translates; kept per room
+// "What happened" is the room's story (js/story.js): read from the room's history, so
+// a reload, a return, a second device and a late spectator all see every line.
+let story = null;
+let storyFailed = false;
+const liveLines = []; // {from, to, lines}: what describe() said of each live patch (banners; tests)
+let liveSeq = null;
+const LIVE_KEPT = 400;
 
 /** A log line's text: t() translates names kept as {key, params, fallback} too. */
 const text = (key, params) => t(key, params);
-
-// The log survives a reload or a return from the lobby: it is kept in localStorage
-// for the last few rooms (the server's history API can replace this later).
-function restoreLog() {
-  try {
-    const saved = JSON.parse(localStorage.getItem(LOG_KEY) || "[]");
-    return Array.isArray(saved) ? saved.slice(0, LOG_LIMIT) : [];
-  } catch (_) {
-    return [];
-  }
-}
-
-function saveLog() {
-  try {
-    localStorage.setItem(LOG_KEY, JSON.stringify(logEntries));
-    const rooms = JSON.parse(localStorage.getItem(LOG_ROOMS_KEY) || "[]").filter((r) => r !== roomId);
-    rooms.unshift(roomId);
-    for (const old of rooms.splice(LOG_ROOMS_KEPT)) localStorage.removeItem(`rollhouse.log.${old}`);
-    localStorage.setItem(LOG_ROOMS_KEY, JSON.stringify(rooms));
-  } catch (_) {
-    /* storage full or unavailable: the log lasts as long as the page */
-  }
-}
 
 function seatName(s) {
   const seats = client?.view?.room?.seats || [];
@@ -101,6 +84,7 @@ function context() {
     seatName,
     seatConnected,
     seatTakeover: (s) => !!client?.view?.room?.seats?.[s]?.takeover,
+    coach: coaching,
     serverNow: () => client.serverNow(),
     rerender: render,
     send: (command) => sendCommand(command),
@@ -160,7 +144,24 @@ function renderHeader() {
     role.textContent = t("table.spectating");
   } else role.textContent = "";
   if (presence?.spectators) role.textContent += ` · ${t("table.spectators", { n: presence.spectators })}`;
-  document.title = `${gameTitle || "Rollhouse"} · ${roomId || ""}`;
+  baseTitle = `${gameTitle || "Rollhouse"} · ${roomId || ""}`;
+  $("[data-testid=alerts]").hidden = client?.role !== "player";
+}
+
+let baseTitle = document.title;
+let turnAlert = null;
+
+/** Whether the room awaits this player now (a legal move while the game is on). */
+function awaitsYou() {
+  const view = client?.view;
+  return client?.role === "player" && view?.room?.status === "playing" && (view?.you?.legal?.length || 0) > 0;
+}
+
+function renderTurn() {
+  const view = client?.view;
+  const deadline = client?.seat != null ? view?.room?.deadlines?.[client.seat] ?? null : null;
+  const prompt = $("[data-testid=game-root] [data-testid=prompt]")?.textContent || "";
+  turnAlert.update({ yours: awaitsYou(), title: baseTitle, prompt, deadline, now: client ? client.serverNow() : 0 });
 }
 
 function renderFatal() {
@@ -349,7 +350,7 @@ function render() {
   renderAfterGame();
   renderPeople();
   const root = $("[data-testid=game-root]");
-  if (!client?.view || !game) return;
+  if (!client?.view || !game) return renderTurn();
   root.setAttribute("aria-busy", "false");
   root.dataset.game = client.game;
   const focused = document.activeElement?.dataset?.testid;
@@ -360,18 +361,70 @@ function render() {
   if (target) root.querySelector(`[data-testid="${CSS.escape(target)}"]`)?.focus();
   announcePrompt();
   tickClocks();
+  renderTurn();
 }
 
+function logItem(e) {
+  const li = document.createElement("li");
+  li.className = e.kind || "";
+  li.textContent = text(e.key, e.params);
+  return li;
+}
+
+/** The whole log again (newest first), e.g. once the story is read anew. */
 function renderLog() {
   const list = $("[data-testid=event-log]");
-  list.replaceChildren(
-    ...logEntries.map((e) => {
-      const li = document.createElement("li");
-      li.className = e.kind || "";
-      li.textContent = text(e.key, e.params);
-      return li;
-    }),
-  );
+  list.setAttribute("aria-busy", "true"); // not read out line by line
+  const lines = story ? story.lines() : [];
+  const items = lines.map(logItem).reverse();
+  if (roomId && !fatal && (!story || (!story.steps.length && story.running)))
+    items.push(logItem({ key: "story.loading", params: {}, kind: "muted" }));
+  if (storyFailed) items.unshift(logItem({ key: "story.failed", params: {}, kind: "muted" }));
+  list.replaceChildren(...items);
+  list.dataset.count = String(lines.length);
+  list.setAttribute("aria-busy", "false");
+  showLatest();
+}
+
+/** The newest line, shown in the log's bar on phones (the log folds there). */
+function showLatest() {
+  const first = story?.steps.length ? story.lines().at(-1) : null;
+  $("[data-testid=log-latest]").textContent = first ? text(first.key, first.params) : "";
+}
+
+/** New lines on top (announced by the live region). */
+function addLogLines(steps) {
+  const lines = steps.flatMap((s) => s.lines);
+  if (!lines.length) return;
+  const list = $("[data-testid=event-log]");
+  for (const old of list.querySelectorAll("li.muted")) old.remove();
+  list.prepend(...lines.map(logItem).reverse());
+  list.dataset.count = String(story.lines().length);
+  showLatest();
+}
+
+/** Read what is new in the room's story and show it. */
+async function readStory({ anew = false } = {}) {
+  if (!story) return;
+  if (anew) {
+    story.reset();
+    renderLog();
+  }
+  try {
+    const fresh = await story.update();
+    storyFailed = false;
+    if (anew) renderLog();
+    else addLogLines(fresh);
+  } catch (err) {
+    console.warn("the story could not be read", err);
+    storyFailed = true;
+    renderLog();
+  }
+  window.rollhouseStory = {
+    seq: story.seq,
+    lines: story.lines().map((l) => text(l.key, l.params)),
+    steps: story.steps.map((st, i) => ({ from: i ? story.steps[i - 1].seq : 0, to: st.seq, lines: st.lines.map((l) => text(l.key, l.params)) })),
+  };
 }
 
 // One banner at a time, and only current news: a newer patch replaces it (or clears
@@ -451,14 +504,15 @@ function onView(change) {
   const { view, previous, events } = change;
   if (previous && events.length) {
     const lines = [...tableLines(previous, view, events), ...(game.describe ? game.describe(previous, view, events, context()) : [])];
-    for (const line of lines) logEntries.unshift(line);
+    liveLines.push({ from: liveSeq, to: client.seq, lines: lines.map((l) => text(l.key, l.params)) });
+    liveLines.splice(0, Math.max(0, liveLines.length - LIVE_KEPT));
+    window.rollhouseLive = liveLines;
     const news = pickBanner(lines);
     if (news) showBanner(news);
     else if (banner && banner.kind !== "over") clearBanner();
-    logEntries.length = Math.min(logEntries.length, LOG_LIMIT);
-    renderLog();
-    saveLog();
   }
+  liveSeq = client.seq;
+  if (previous !== view) readStory();
   if (ui.open && view.you && !view.you.legal?.length) ui.open = null;
   render();
 }
@@ -466,6 +520,7 @@ function onView(change) {
 function tickClocks() {
   if (!client) return;
   const now = client.serverNow();
+  turnAlert?.tick(now);
   for (const el of document.querySelectorAll("[data-deadline]")) {
     const left = Math.max(0, Number(el.dataset.deadline) - now);
     const text = t("table.clock", { s: Math.ceil(left) });
@@ -476,11 +531,14 @@ function tickClocks() {
 
 async function start() {
   mountLangSwitch();
+  turnAlert = new TurnAlert();
+  const drawAlerts = mountAlertsMenu($("[data-testid=alerts]"));
   onLangChange(() => {
+    drawAlerts?.();
     chat?.rerender();
     host?.rerender();
     render();
-    renderLog();
+    readStory({ anew: true }); // names in the new language, from the first line
     drawBanner();
   });
   renderLog();
@@ -491,6 +549,11 @@ async function start() {
     renderFatal();
     return;
   }
+  $("[data-testid=log-toggle]").addEventListener("click", (e) => {
+    const panel = $("[data-testid=log-panel]");
+    const open = panel.classList.toggle("open");
+    e.currentTarget.setAttribute("aria-expanded", String(open));
+  });
   $("[data-testid=rules-button]").addEventListener("click", () => {
     if (client?.game) showRules(client.game, gameTitle || client.game);
   });
@@ -523,6 +586,8 @@ async function start() {
   client.on("welcome", async (msg) => {
     if (!game || game.name !== msg.game) {
       game = await loadGame(msg.game);
+      // a private table's history: with the player's session (or the code we came with)
+      story = new Story(roomId, game, { fetcher: (url) => fetch(withInvite(url, httpInvite()), { headers: authHeaders() }) });
       try {
         const path = withInvite(`/api/rooms/${encodeURIComponent(roomId)}`, httpInvite());
         const info = await (await fetch(path, { headers: authHeaders() })).json();
@@ -535,6 +600,7 @@ async function start() {
     if (!switchedToWatch) fatal = null;
     for (const change of early.splice(0)) onView(change);
     render();
+    readStory(); // a return reads what happened while away
   });
   client.on("view", onView);
   client.on("reject", (r) => showReject(r.code, r.message));

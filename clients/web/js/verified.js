@@ -4,6 +4,7 @@
 
 import { addStrings, onLangChange, t } from "./i18n.js";
 import strings from "./i18n/replay.js";
+import { showRules } from "./rules.js";
 import { authHeaders, withInvite } from "./people.js";
 
 addStrings(strings);
@@ -15,8 +16,16 @@ function fill(box, verdict) {
   box.dataset.ok = String(Boolean(verdict.ok));
   box.classList.toggle("error", !verdict.ok);
   box.textContent = verdict.ok
-    ? `✓ ${t("replay.verified", { n: verdict.checked })}`
-    : t("replay.not_verified", { seq: verdict.seq ?? "-", problem: verdict.problem || "" });
+    ? `✓ ${t("replay.verified", { n: verdict.checked })} `
+    : `${t("replay.not_verified", { seq: verdict.seq ?? "-", problem: verdict.problem || "" })} `;
+  // what it means, in plain words (rules/fairness.md in the rules drawer)
+  const more = document.createElement("button");
+  more.type = "button";
+  more.className = "linklike";
+  more.dataset.testid = "fairness-link";
+  more.textContent = t("replay.verified_what");
+  more.addEventListener("click", () => showRules("fairness", t("replay.fairness_title"), true));
+  box.append(more);
 }
 
 onLangChange(() => {

@@ -7,7 +7,7 @@ import { addStrings } from "../i18n.js";
 import strings from "../i18n/roll-builder.js";
 import content from "../i18n/roll-builder-content.js";
 import { cref, tc } from "./roll-builder-text.js";
-import { RESOURCES, edgeKey, effectGlyphs, hexMap, icon, metricValue, sprite } from "./roll-builder-hexmap.js";
+import { RESOURCES, edgeKey, edgeKind, effectGlyphs, hexMap, icon, metricValue, sprite } from "./roll-builder-hexmap.js";
 import { h } from "../dom.js";
 import { seatBadges, seatLabel } from "../seat-status.js";
 
@@ -464,9 +464,57 @@ function mapPanel(ctx, p, legal) {
       h("span", { class: "spacer" }),
       h("span", { class: "rb-score", testid: `score-${p.seat}`, "data-score": String(p.score), text: t("rb.score", { n: p.score }) }),
     ),
-    h("div", { class: "rb-map-wrap" }, svg),
+    mapHint(ctx, legal),
+    h("div", { class: "rb-map-wrap", tabindex: "0" }, svg),
+    roadList(ctx, p, legal),
     spaceChooser(ctx, p, legal),
     legend(ctx),
+  );
+}
+
+/** What to do on the map, said right above it (phones: the turn's panel is far below). */
+function mapHint(ctx, legal) {
+  const { t } = ctx;
+  const hints = [];
+  const touch = window.matchMedia?.("(hover: none)").matches; // a finger taps
+  if (legal.edges.size) hints.push(t("rb.hint.roads_list"));
+  if (legal.builds.size) hints.push(t(touch ? "rb.hint.build_touch" : "rb.hint.build"));
+  if (legal.marks.size) hints.push(t(touch ? "rb.hint.mark_touch" : "rb.hint.mark"));
+  return hints.length ? h("p", { class: "rb-map-hint", testid: "map-hint", text: hints.join(" ") }) : null;
+}
+
+function edgeKindOf(p, e) {
+  const terrain = new Map(p.map.spaces.map((sp) => [hexKey(sp.q, sp.r), sp.terrain]));
+  return edgeKind(e, terrain, new Set(p.map.cliffs.map(edgeKey)));
+}
+
+/** The sides a road may go on, as a choice list a finger can use (the map's sides are thin). */
+function roadList(ctx, p, legal) {
+  const { t } = ctx;
+  if (!legal.edges.size) return null;
+  const bySpace = new Map(p.map.spaces.map((sp) => [hexKey(sp.q, sp.r), sp]));
+  const end = (q, r) => spaceShort(bySpace.get(hexKey(q, r)) || { q, r }, p, t);
+  const commands = [...legal.edges.values()];
+  return h(
+    "label",
+    { class: "rb-road-list" },
+    h("span", { text: t("rb.road_choose") }),
+    h(
+      "select",
+      {
+        testid: "road-list",
+        disabled: !!ctx.ui.busy,
+        onchange: (ev) => {
+          const command = commands[Number(ev.target.value)];
+          if (command && !ctx.ui.busy) act(ctx, command);
+        },
+      },
+      h("option", { value: "", text: t("rb.road_choose_first") }),
+      [...legal.edges.keys()].map((key, i) => {
+        const e = key.split(",").map(Number);
+        return h("option", { value: String(i), text: t("rb.map.road_between", { kind: t(`rb.edge.${edgeKindOf(p, e)}`), a: end(e[0], e[1]), b: end(e[2], e[3]) }) });
+      }),
+    ),
   );
 }
 
@@ -936,16 +984,54 @@ function poolSummary(ctx, p) {
 }
 
 function describe(previousView, view, events, ctx) {
-  const a = previousView.game;
+  const a = previousView?.game;
   const b = view.game;
-  if (!a || !b || !a.players || !b.players) return [];
   const out = [];
   const line = (key, params = {}, kind = "info", banner = false) => out.push({ key, params, kind, banner });
+  // the first roll comes with the set-up (there was no game before it)
+  if (b?.dice && events.includes("set_up")) line("rb.ev.rolled", { n: b.turn, a: b.dice[0], b: b.dice[1] }, "round");
+  if (!a || !b || !a.players || !b.players) return out;
   const seen = new Set();
+  const t = ctx.t;
   for (const ev of events) {
     if (seen.has(ev)) continue;
     seen.add(ev);
     switch (ev) {
+      case "road_placed":
+        for (const p of b.players) {
+          const n = p.map.roads.length - a.players[p.seat].map.roads.length;
+          if (n > 0) line(n === 1 ? "rb.ev.road" : "rb.ev.roads", { name: ctx.seatName(p.seat), n });
+        }
+        break;
+      case "space_marked":
+        for (const p of b.players) {
+          const before = new Map(a.players[p.seat].map.spaces.map((sp) => [hexKey(sp.q, sp.r), sp.marked]));
+          for (const sp of p.map.spaces) {
+            if (sp.marked && !before.get(hexKey(sp.q, sp.r))) {
+              const gain = sp.effect ? effectText(sp.effect, t) : "";
+              line(gain ? "rb.ev.marked_gain" : "rb.ev.marked", { name: ctx.seatName(p.seat), terrain: t(`rb.terrain.${sp.terrain}`), gain });
+            }
+          }
+        }
+        break;
+      case "paid":
+        for (const p of b.players) {
+          for (const inv of p.innovations) {
+            const old = a.players[p.seat].innovations.find((x) => x.id === inv.id);
+            inv.cost.forEach((c, i) => {
+              if (c.paid && old && !old.cost[i]?.paid) line("rb.ev.paid", { name: ctx.seatName(p.seat), res: t(`rb.res.${c.resource}`), innovation: cref(inv.name) });
+            });
+          }
+        }
+        break;
+      case "converted":
+        for (const p of b.players) {
+          for (const res of ["favor", "strength"]) {
+            const n = (p.tracks?.[res]?.crossed ?? 0) - (a.players[p.seat].tracks?.[res]?.crossed ?? 0);
+            if (n > 0) line("rb.ev.converted", { name: ctx.seatName(p.seat), n, res: t(`rb.res.${res}`) });
+          }
+        }
+        break;
       case "built":
         for (const p of b.players) {
           const before = new Map(a.players[p.seat].map.spaces.map((sp) => [hexKey(sp.q, sp.r), sp.building]));

@@ -706,9 +706,13 @@ function decisionPanel(ctx) {
     { class: "panel rp-decide", testid: "rp-actions", "aria-label": t("rp.your_move") },
     h("h2", { text: t("rp.your_move") }),
     parts,
-    allMoves(ctx, legal, false),
+    // the board has a control for every other move: only what may be used at any time
+    // is listed (no developer's list of every allowed move)
+    legal.some(anytime) ? allMoves(ctx, legal.filter(anytime), false) : null,
   );
 }
+
+const anytime = (c) => ["use_skill", "drop_weapon"].includes(c.type);
 
 function allMoves(ctx, legal, alone) {
   const details = h(
@@ -1120,7 +1124,7 @@ function render(root, ctx) {
 // -- the log ---------------------------------------------------------------------------------
 
 function describe(previousView, view, events, ctx) {
-  const a = previousView.game;
+  const a = previousView?.game;
   const b = view.game;
   if (!a || !b || !a.players || !b.players) return [];
   const out = [];

@@ -2,6 +2,7 @@
 // and the final scoring table. See js/games/index.js for the module interface.
 
 import { h } from "../dom.js";
+import { coachPanel } from "../coach.js";
 import { seatBadges, seatLabel } from "../seat-status.js";
 
 // Bonus token amounts per colour, 1st place first (clients/web/rules/rollie.md; the engine's
@@ -187,9 +188,9 @@ function diceArea(ctx) {
         }),
       );
   }
-  const hint = legal.takes.length && ctx.role === "player" ? h("p", { class: "hint", text: t("rollie.take_hint") }) : null;
-  // the keyboard hint is for keyboards: not on touch screens
+  // the keyboard hint is for keyboards: not on touch screens (where a finger taps)
   const touch = window.matchMedia?.("(hover: none)").matches;
+  const hint = legal.takes.length && ctx.role === "player" ? h("p", { class: "hint", text: t(touch ? "rollie.take_hint_touch" : "rollie.take_hint") }) : null;
   const keys =
     ctx.role === "player" && (legal.roll || legal.secure) && !touch
       ? h("p", { class: "keys", testid: "key-hint", text: t("rollie.keys") })
@@ -458,6 +459,8 @@ function render(root, ctx) {
     h("div", { class: "board" }, h("div", { class: "center" }, diceArea(ctx), bank(ctx))),
     h("div", { class: "seats", testid: "seats" }, g.seats.map((row) => seatCard(ctx, row))),
   );
+  // a guided first game: what to do now and why, above the board (js/coach.js)
+  if (ctx.coach && ctx.role === "player" && !ctx.ui.coachOff) board.children[0].after(coachPanel(ctx, board));
   root.replaceChildren(board);
 }
 
@@ -466,7 +469,7 @@ function changedSeats(before, after, pick) {
 }
 
 function describe(previousView, view, events, ctx) {
-  const a = previousView.game;
+  const a = previousView?.game;
   const b = view.game;
   if (!a || !b) return [];
   const out = [];
