@@ -33,7 +33,6 @@ from typing import Any
 
 import attrs
 import msgpack
-import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -41,6 +40,7 @@ from protocol.codec import codec_for
 from protocol.errors import ProtocolError
 from protocol.messages import Ack, Hello, Reject, Welcome
 from server.metrics import Metrics
+from server.store.redis_conn import Client, add_wait, check_wait
 
 log = logging.getLogger("rollhouse.cluster")
 
@@ -63,8 +63,8 @@ class Streams:
 
     def __init__(
         self,
-        client: aioredis.Redis,
-        reader: aioredis.Redis,
+        client: Client,
+        reader: Client,
         prefix: str,
         node: str,
         handle: Callable[[Message], Awaitable[None]],
@@ -78,6 +78,10 @@ class Streams:
         self._sending = asyncio.Lock()  # one pipeline at a time keeps each inbox in order
         self._tasks: list[asyncio.Task[None]] = []
         self.last_id: Any = b"$"
+        self.replicas, self.wait_timeout = 0, 1.0
+        """On a Redis Cluster, a batch counts as sent once this many replicas hold it
+        (WAIT): a master failover loses no relayed message (one resent after a failed
+        WAIT may arrive twice; the receiver ignores what it has seen)."""
 
     def inbox(self, node: str) -> str:
         return f"{self.prefix}:node:{node}:in"
@@ -119,8 +123,12 @@ class Streams:
             pipe = self.client.pipeline(transaction=False)
             for node, blob in batch:
                 pipe.xadd(self.inbox(node), {"m": blob}, maxlen=INBOX_MAXLEN, approximate=True)
+            waits = sum(add_wait(pipe, self.client, key, self.replicas, self.wait_timeout)
+                        for key in {self.inbox(node) for node, _ in batch})  # fmt: skip
             try:
-                await pipe.execute()
+                replies = await pipe.execute()
+                for answer in replies[len(replies) - waits :]:
+                    check_wait(answer, self.replicas)
             except RedisError as exc:  # sent again whole: a receiver ignores what it has seen
                 log.warning("relay: cannot send %d messages yet: %s", len(batch), exc)
                 self._unsent = batch

@@ -489,6 +489,8 @@ class RedisStore(GroupCommitted):
             return reply
         if isinstance(reply, REFUSED):  # not run
             return StoreUnavailable(f"redis refused the append: {reply}")
+        if isinstance(reply, RedisConnectionError | RedisTimeoutError | OSError):  # sent, perhaps
+            return StoreUnknown(f"append outcome unknown: redis unavailable: {reply}")
         if isinstance(reply, ResponseError) and str(reply).startswith("CONFLICT "):
             return StoreConflict(item.room, item.expected, int(str(reply).split()[1]))
         if isinstance(reply, ResponseError) and str(reply).startswith("FENCED "):

@@ -95,9 +95,13 @@ def connect(url: str, **kwargs: Any) -> Client:
     return aioredis.Redis.from_url(url, **kwargs)
 
 
-def wait_replicas(url: str) -> int:
-    """The replicas an acknowledgement waits for at ``url`` (0 on one server)."""
-    return parse_cluster(url).wait if is_cluster_url(url) else 0
+def wait_of(url: str) -> tuple[int, float]:
+    """The replicas an acknowledgement waits for at ``url`` (0 on one server), and
+    for how long at most (seconds)."""
+    if not is_cluster_url(url):
+        return 0, WAIT_TIMEOUT
+    target = parse_cluster(url)
+    return target.wait, target.wait_timeout
 
 
 async def mget(client: Client, keys: Sequence[str]) -> list[Any]:

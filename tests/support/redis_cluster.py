@@ -209,6 +209,16 @@ class RedisCluster:
         assert isinstance(slave, dict)
         return int(slave["port"])
 
+    def wait_promoted(self, port: int, timeout: float = START_TIMEOUT) -> None:
+        """Wait until the node on ``port`` is a master (a replica that took over)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with contextlib.suppress(redis.RedisError, OSError):
+                if self.replication(port).get("role") == "master":
+                    return
+            time.sleep(0.1)
+        raise RuntimeError(f"node {port} was not promoted")
+
     def kill(self, port: int) -> None:
         """SIGKILL one node (thawed first, should it be frozen)."""
         process = self.processes[port]

@@ -1,0 +1,152 @@
+"""Three ``rollhouse serve`` nodes on a real Redis Cluster (three masters, three
+replicas, tests/support/redis_cluster.py): games across nodes, and a master SIGKILLed
+mid-game with its replica promoted, checked over the recorded history
+(tests/cluster/history.py).
+
+The fault: the replica of the master that holds the first room is frozen (SIGSTOP)
+while play goes on, so it falls behind (Redis replicates asynchronously); then the
+master is SIGKILLed and the replica thawed, and it takes over with what it has; the
+killed master is started again (it comes back as the new master's replica: until
+then the new master has no replica, and nothing on it can be acknowledged). A
+build that acknowledged an append before a replica held it would have told players
+of records the new master never got: the checker finds them. ``ROLLHOUSE_FAULT_WAIT=0``
+runs the nodes so (``?wait=0``: acknowledge what the master alone holds), to see the
+checker fail.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from redis.cluster import RedisCluster as SyncCluster
+
+from clients.bots.play import play_seat
+from clients.sdk import create_room
+from tests.cluster.history import RoomHistory, check, raw_log
+from tests.cluster.support import player
+from tests.support.redis_cluster import RedisCluster, launch_cluster
+from tests.support.server import ServerProcess
+
+pytestmark = [pytest.mark.redis, pytest.mark.timeout(420)]
+
+LEASE = 2.0
+NODES = 3
+ROOMS = 3
+SEATS = 3
+FROZEN_FOR = 1.5
+"""Seconds the replica stays frozen while play goes on, before its master is killed."""
+
+
+@pytest.fixture
+def cluster_nodes(tmp_path: Path) -> Iterator[tuple[RedisCluster, list[ServerProcess]]]:
+    """A Redis Cluster of its own and three nodes on it."""
+    cluster = launch_cluster(tmp_path / "redis")
+    wait = os.environ.get("ROLLHOUSE_FAULT_WAIT", "1")
+    url = f"{cluster.url}?wait={wait}"
+    servers = [
+        ServerProcess(url, tmp_path, args=("--node-id", f"n{i}", "--lease", str(LEASE)))
+        for i in range(NODES)
+    ]
+    try:
+        for server in servers:
+            server.start()
+        yield cluster, servers
+    finally:
+        for server in servers:
+            server.kill()
+        cluster.stop()
+
+
+async def _start_games(
+    servers: list[ServerProcess],
+) -> tuple[list[RoomHistory], list[asyncio.Task[dict]]]:  # type: ignore[type-arg]
+    histories, games = [], []
+    for r in range(ROOMS):
+        made = await create_room(servers[r % NODES].url, "rollie", SEATS, room={"clock": 0})
+        room = made["room"]
+        # seat i of room r connects to node (r + i) % 3 first: most seats are relayed
+        players = [await player(servers, (r + i) % NODES, room, f"p{i}").connect()
+                   for i in range(SEATS)]  # fmt: skip
+        histories.append(RoomHistory(room, players))
+        games += [asyncio.create_task(play_seat(p, "push", delay=0.02, seed=10 * r + i))
+                  for i, p in enumerate(players)]  # fmt: skip
+    return histories, games
+
+
+def _client(cluster: RedisCluster) -> SyncCluster:
+    return cluster.client()
+
+
+async def test_games_across_nodes_on_a_cluster(
+    cluster_nodes: tuple[RedisCluster, list[ServerProcess]],
+) -> None:
+    """Rooms on three nodes over a Redis Cluster, seats relayed: every game finishes and
+    the history checks out (acks once, epochs one node each)."""
+    cluster, servers = cluster_nodes
+    histories, games = await _start_games(servers)
+    finals = await asyncio.wait_for(asyncio.gather(*games), 150)
+    for i, history in enumerate(histories):
+        history.finals = finals[i * SEATS : (i + 1) * SEATS]
+    client = _client(cluster)
+    try:
+        problems, counts = check(client, histories)
+    finally:
+        client.close()
+    print(f"\ncluster games: {counts}")
+    assert problems == []
+    assert counts["acked"] > 0
+    for history in histories:
+        for p in history.players:
+            await p.close()
+
+
+async def test_master_sigkill_mid_game_loses_nothing_acknowledged(
+    cluster_nodes: tuple[RedisCluster, list[ServerProcess]],
+) -> None:
+    """A master SIGKILLed mid-game (its replica frozen behind it, then promoted): every
+    acked command in the log once, no view ahead of the log, one node per epoch, every
+    room finishes."""
+    cluster, servers = cluster_nodes
+    histories, games = await _start_games(servers)
+    first = histories[0]
+    await first.players[0].wait_for(lambda _: first.players[0].seq >= 15, timeout=60)
+    master = cluster.master_of(f"rollhouse:room:{{{first.room}}}:log")
+    replica = cluster.replica_of(master)
+    cluster.signal(replica, signal.SIGSTOP)
+    await asyncio.sleep(FROZEN_FOR)
+    client = _client(cluster)
+    try:
+        for history in histories:  # what the clients have seen, then the log behind it
+            history.seen_before = max(p.seq for p in history.players)
+            history.log_before = [(s, b) for s, b, _ in raw_log(client, "rollhouse", history.room)]
+    finally:
+        client.close()
+    killed = time.monotonic()
+    cluster.kill(master)
+    cluster.signal(replica, signal.SIGCONT)
+    await asyncio.to_thread(cluster.wait_promoted, replica)
+    promoted = time.monotonic() - killed
+    await asyncio.to_thread(cluster.restart, master)  # back as the new master's replica
+    finals = await asyncio.wait_for(asyncio.gather(*games), 240)
+    finished = time.monotonic() - killed
+    for i, history in enumerate(histories):
+        history.finals = finals[i * SEATS : (i + 1) * SEATS]
+    client = _client(cluster)
+    try:
+        problems, counts = check(client, histories)
+    finally:
+        client.close()
+    print(f"\nmaster {master} killed (replica {replica} frozen {FROZEN_FOR} s before): "
+          f"{counts}; replica promoted {promoted:.1f} s and games finished {finished:.1f} s "
+          f"after the kill")  # fmt: skip
+    assert problems == [], problems
+    assert counts["acked"] > 0 and counts["seen_records_checked"] > 0
+    for history in histories:
+        for p in history.players:
+            await p.close()
