@@ -4,7 +4,9 @@ mid-game with its replica promoted, checked over the recorded history
 (tests/cluster/history.py).
 
 The fault: the replica of the master that holds the first room is frozen (SIGSTOP)
-while play goes on, so it falls behind (Redis replicates asynchronously); then the
+and its link to the master cut (the master closes it: CLIENT KILL TYPE replica; the
+frozen replica cannot come back), while play goes on, so it falls behind (Redis
+replicates asynchronously and a master goes on without its replicas); then the
 master is SIGKILLed and the replica thawed, and it takes over with what it has; the
 killed master is started again (it comes back as the new master's replica: until
 then the new master has no replica, and nothing on it can be acknowledged). A
@@ -119,6 +121,7 @@ async def test_master_sigkill_mid_game_loses_nothing_acknowledged(
     master = cluster.master_of(f"rollhouse:room:{{{first.room}}}:log")
     replica = cluster.replica_of(master)
     cluster.signal(replica, signal.SIGSTOP)
+    cluster.cut_replicas(master)  # what the master takes from now on reaches no replica
     await asyncio.sleep(FROZEN_FOR)
     client = _client(cluster)
     try:

@@ -219,6 +219,14 @@ class RedisCluster:
             time.sleep(0.1)
         raise RuntimeError(f"node {port} was not promoted")
 
+    def cut_replicas(self, master: int) -> None:
+        """Close the master's links to its replicas (CLIENT KILL TYPE replica)."""
+        client = redis.Redis(port=master, socket_timeout=1)
+        try:
+            client.client_kill_filter(_type="replica")
+        finally:
+            client.close()
+
     def kill(self, port: int) -> None:
         """SIGKILL one node (thawed first, should it be frozen)."""
         process = self.processes[port]
