@@ -39,7 +39,7 @@ from redis.exceptions import NoScriptError, RedisError, ResponseError
 
 from server.room.ownership import RoomElsewhere
 from server.store import StoreFenced, StoreUnavailable
-from server.store.redis_conn import Client, add_wait, check_wait, mget
+from server.store.redis_conn import Client, add_wait, check_wait, mget, ready
 from server.store.redis_keys import Keys
 
 log = logging.getLogger("rollhouse.cluster")
@@ -215,6 +215,7 @@ class Leases:
         (NotReplicated, a RedisError, if too few hold it in time)."""
         if self.replicas == 0 or not isinstance(self.client, RedisCluster):
             return await script(keys=keys, args=args)
+        await ready(self.client)
         for attempt in range(2):
             pipe = self.client.pipeline(transaction=False)
             await script(keys=keys, args=args, client=pipe)  # type: ignore[arg-type]

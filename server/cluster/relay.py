@@ -40,7 +40,7 @@ from protocol.codec import codec_for
 from protocol.errors import ProtocolError
 from protocol.messages import Ack, Hello, Reject, Welcome
 from server.metrics import Metrics
-from server.store.redis_conn import Client, add_wait, check_wait
+from server.store.redis_conn import Client, add_wait, check_wait, ready
 
 log = logging.getLogger("rollhouse.cluster")
 
@@ -121,6 +121,13 @@ class Streams:
             if not batch:
                 return
             pipe = self.client.pipeline(transaction=False)
+            try:
+                await ready(self.client)
+            except RedisError as exc:
+                log.warning("relay: cannot send %d messages yet: %s", len(batch), exc)
+                self._unsent = batch
+                await asyncio.sleep(0.1)
+                continue
             for node, blob in batch:
                 pipe.xadd(self.inbox(node), {"m": blob}, maxlen=INBOX_MAXLEN, approximate=True)
             waits = sum(add_wait(pipe, self.client, key, self.replicas, self.wait_timeout)

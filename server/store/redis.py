@@ -92,6 +92,7 @@ from server.store.redis_conn import (
     cluster_client,
     is_cluster_url,
     parse_cluster,
+    ready,
 )
 from server.store.redis_keys import Keys, detect
 
@@ -275,6 +276,7 @@ class RedisStore(GroupCommitted):
         key = self.fence_key(check_room(room))
         if not self.cluster or self.replicas == 0:
             return int(await self._guard(self._client.incr(key)))
+        await self._guard(ready(self._client))
         pipe = self._client.pipeline(transaction=False)
         pipe.incr(key)
         add_wait(pipe, self._client, key, self.replicas, self.wait_timeout)

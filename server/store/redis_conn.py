@@ -113,6 +113,12 @@ async def mget(client: Client, keys: Sequence[str]) -> list[Any]:
     return list(await client.mget(list(keys)))
 
 
+async def ready(client: Client) -> None:
+    """Make sure a cluster client knows the slots (before :func:`add_wait` asks them)."""
+    if isinstance(client, RedisCluster):
+        await client.initialize()
+
+
 def add_wait(pipe: Any, client: Client, key: str, replicas: int, timeout: float) -> bool:
     """Queue ``WAIT replicas`` on the connection that writes ``key`` (the node of its
     slot): it answers how many replicas hold every write sent before it on that

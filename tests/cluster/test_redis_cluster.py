@@ -30,7 +30,10 @@ from redis.cluster import RedisCluster as SyncCluster
 
 from clients.bots.play import play_seat
 from clients.sdk import create_room
-from tests.cluster.history import RoomHistory, check, raw_log
+from server.cluster.leases import Leases
+from server.store import StoreFenced, open_store
+from server.store.redis_conn import connect
+from tests.cluster.history import RoomHistory, check, epochs, raw_log
 from tests.cluster.support import player
 from tests.support.redis_cluster import RedisCluster, launch_cluster
 from tests.support.server import ServerProcess
@@ -153,3 +156,35 @@ async def test_master_sigkill_mid_game_loses_nothing_acknowledged(
     for history in histories:
         for p in history.players:
             await p.close()
+
+
+async def test_leases_and_fences_on_the_cluster(
+    redis_cluster: RedisCluster, redis_cluster_url: str
+) -> None:
+    """On a Redis Cluster: claims wait for a replica and note their node, fenced records
+    keep their epoch, a stale epoch is refused, and a fence found below a node's epoch
+    is put back up while the node drops the room."""
+    client = connect(redis_cluster_url)
+    store = open_store(redis_cluster_url)
+    try:
+        a, b = (Leases(client, "rollhouse", n, 0.2, replicas=1) for n in "ab")
+        epoch = (await a.take("r-1")).epoch
+        await store.append("r-1", [{"k": "x"}], 0, fence=epoch)
+        await asyncio.sleep(0.3)
+        claimed = await b.take("r-1")
+        with pytest.raises(StoreFenced):
+            await store.append("r-1", [{"k": "y"}], 1, fence=epoch)
+        assert await store.append("r-1", [{"k": "z"}], 1, fence=claimed.epoch) == 2
+        sync = redis_cluster.client()
+        try:
+            assert [e for _, _, e in raw_log(sync, "rollhouse", "r-1")] == [epoch, claimed.epoch]
+            assert epochs(sync, "rollhouse", "r-1") == {str(epoch): "a", str(claimed.epoch): "b"}
+        finally:
+            sync.close()
+        await client.set("rollhouse:room:{r-1}:fence", claimed.epoch - 1)  # a lost INCR
+        assert await b.renew({"r-1": claimed.epoch}) == {"r-1": False}
+        assert int(await client.get("rollhouse:room:{r-1}:fence")) == claimed.epoch
+        assert b.backwards == 1
+    finally:
+        await store.close()
+        await client.aclose()
