@@ -39,7 +39,7 @@ from redis.exceptions import NoScriptError, RedisError, ResponseError
 
 from server.room.ownership import RoomElsewhere
 from server.store import StoreFenced, StoreUnavailable
-from server.store.redis_conn import Client, add_wait, check_wait, mget, ready
+from server.store.redis_conn import MOVING, Client, add_wait, check_wait, mget, ready, refresh
 from server.store.redis_keys import Keys
 
 log = logging.getLogger("rollhouse.cluster")
@@ -143,8 +143,12 @@ class Leases:
         *,
         replicas: int = 0,
         wait_timeout: float = 1.0,
+        writer: Client | None = None,
     ) -> None:
         self.client = client
+        self.writer = writer or client
+        """What claims and refences go through on a cluster: a client that never retries
+        (a retried pipeline could send its WAIT to another connection than the script)."""
         self.replicas, self.wait_timeout = replicas, wait_timeout
         """Replicas a claim waits for (WAIT; 0 on one Redis), and for how long."""
         self.prefix = prefix
@@ -213,16 +217,20 @@ class Leases:
     async def _replicated(self, script: AsyncScript, keys: list[str], args: list[Any]) -> Any:
         """Run ``script``; on a cluster, then WAIT for the replicas on the same connection
         (NotReplicated, a RedisError, if too few hold it in time)."""
-        if self.replicas == 0 or not isinstance(self.client, RedisCluster):
+        if self.replicas == 0 or not isinstance(self.writer, RedisCluster):
             return await script(keys=keys, args=args)
-        await ready(self.client)
+        writer = self.writer
+        await ready(writer)
         for attempt in range(2):
-            pipe = self.client.pipeline(transaction=False)
+            pipe = writer.pipeline(transaction=False)
             await script(keys=keys, args=args, client=pipe)  # type: ignore[arg-type]
-            add_wait(pipe, self.client, keys[0], self.replicas, self.wait_timeout)
-            reply, waited = await pipe.execute(raise_on_error=False)
+            add_wait(pipe, writer, keys[0], self.replicas, self.wait_timeout)
+            reply, waited = await pipe.execute(raise_on_error=False, allow_redirections=False)
             if isinstance(reply, NoScriptError) and attempt == 0:
-                await self.client.script_load(script.script)
+                await writer.script_load(script.script)
+                continue
+            if isinstance(reply, MOVING) and attempt == 0:  # did not run: the slot moved
+                await refresh(writer)
                 continue
             if isinstance(reply, BaseException):
                 raise reply

@@ -276,10 +276,10 @@ class RedisStore(GroupCommitted):
         key = self.fence_key(check_room(room))
         if not self.cluster or self.replicas == 0:
             return int(await self._guard(self._client.incr(key)))
-        await self._guard(ready(self._client))
-        pipe = self._client.pipeline(transaction=False)
+        await self._guard(ready(self._writer))  # never retried: WAIT on the INCR's connection
+        pipe = self._writer.pipeline(transaction=False)
         pipe.incr(key)
-        add_wait(pipe, self._client, key, self.replicas, self.wait_timeout)
+        add_wait(pipe, self._writer, key, self.replicas, self.wait_timeout)
         epoch, waited = await self._guard(pipe.execute(raise_on_error=False))
         if isinstance(epoch, BaseException):
             await self._guard(_raise(epoch))

@@ -22,6 +22,9 @@ from urllib.parse import parse_qsl, urlsplit
 import attrs
 import redis.asyncio as aioredis
 from redis.asyncio.cluster import ClusterNode, ClusterPipeline, RedisCluster
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+from redis.exceptions import AskError, ClusterDownError, MovedError, TryAgainError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 Client = aioredis.Redis | RedisCluster
@@ -95,6 +98,15 @@ def connect(url: str, **kwargs: Any) -> Client:
     return aioredis.Redis.from_url(url, **kwargs)
 
 
+def single_shot(url: str, client: Client, timeout: float) -> Client:
+    """A client of ``url`` that never retries (for pipelines that end with WAIT), or
+    ``client`` itself on one server (where nothing WAITs)."""
+    if not is_cluster_url(url):
+        return client
+    return connect(url, socket_timeout=timeout, socket_connect_timeout=timeout,
+                   retry=Retry(NoBackoff(), 0))  # fmt: skip
+
+
 def wait_of(url: str) -> tuple[int, float]:
     """The replicas an acknowledgement waits for at ``url`` (0 on one server), and
     for how long at most (seconds)."""
@@ -117,6 +129,17 @@ async def ready(client: Client) -> None:
     """Make sure a cluster client knows the slots (before :func:`add_wait` asks them)."""
     if isinstance(client, RedisCluster):
         await client.initialize()
+
+
+MOVING = (MovedError, AskError, TryAgainError, ClusterDownError)
+"""Replies that say a command did not run because its slot is moving (a failover)."""
+
+
+async def refresh(client: Client) -> None:
+    """Read a cluster's slots again (after a MOVED reply: its pipelines do not follow
+    redirections, which would send a write on another connection than its WAIT)."""
+    if isinstance(client, RedisCluster):
+        await client.nodes_manager.initialize()
 
 
 def add_wait(pipe: Any, client: Client, key: str, replicas: int, timeout: float) -> bool:
