@@ -14,13 +14,6 @@ build that acknowledged an append before a replica held it would have told playe
 of records the new master never got: the checker finds them. ``ROLLHOUSE_FAULT_WAIT=0``
 runs the nodes so (``?wait=0``: acknowledge what the master alone holds), to see the
 checker fail.
-
-Known, not fixed here: in about half the runs one room stalls after the failover
-(its players connected, its owner idle, a relayed seat's view a few seqs behind or
-its command never forwarded): the relay bugs of issue 23's first part (stranded
-relayed seats, relays after a Redis restart; server/cluster/node.py). The test then
-still checks every durability property strictly and ends as an expected failure
-(xfail) naming the rooms that did not finish; it fails outright on anything else.
 """
 
 from __future__ import annotations
@@ -167,11 +160,8 @@ async def test_master_sigkill_mid_game_loses_nothing_acknowledged(
     print(f"\nmaster {master} killed (replica {replica} frozen {FROZEN_FOR} s before): "
           f"{counts}; replica promoted {promoted:.1f} s and games ended {finished:.1f} s "
           f"after the kill; {len(stuck)} seats stalled")  # fmt: skip
-    durability = [p for p in problems if not p.endswith("did not finish")]
-    assert durability == [], durability
+    assert problems == [], problems
     assert counts["acked"] > 0 and counts["seen_records_checked"] > 0
-    if problems:  # only liveness is left: a known bug of relayed seats (module docstring)
-        pytest.xfail(f"durability holds; liveness does not yet: {problems}")
 
 
 async def test_leases_and_fences_on_the_cluster(
