@@ -14,7 +14,9 @@ def add_parser(sub: Any) -> None:  # what ArgumentParser.add_subparsers() return
     p.add_argument("--host", help="interface to bind (env ROLLHOUSE_HOST, default 127.0.0.1)")
     p.add_argument("--port", type=int, help="port (env ROLLHOUSE_PORT, default 8000)")
     p.add_argument(
-        "--store", help="event store URL: sqlite:///path, redis://host:port/db, memory://"
+        "--store",
+        help="event store URL: sqlite:///path, redis://host:port/db, "
+        "redis+cluster://host:port[,host:port...], memory://",
     )
     p.add_argument("--origins", help="comma-separated allowed browser origins, or *")
     p.add_argument("--idle-unload", type=float, help="seconds before an idle room leaves memory")

@@ -6,7 +6,11 @@ import os
 
 from hypothesis import HealthCheck, settings
 
-pytest_plugins = ["tests.support.redis_server", "tests.support.server"]
+pytest_plugins = [
+    "tests.support.redis_server",
+    "tests.support.redis_cluster",
+    "tests.support.server",
+]
 
 settings.register_profile(
     "ci", derandomize=True, deadline=None, suppress_health_check=[HealthCheck.too_slow]

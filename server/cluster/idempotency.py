@@ -13,12 +13,12 @@ import asyncio
 import contextlib
 from typing import Any
 
-import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from protocol import errors as codes
 from server.errors import RoomRefusal
 from server.store import StoreUnavailable
+from server.store.redis_conn import Client
 
 PENDING = b"pending"
 PENDING_SECONDS = 30
@@ -27,7 +27,7 @@ WAIT_SECONDS = 5.0
 
 
 class IdempotencyKeys:
-    def __init__(self, client: aioredis.Redis, prefix: str) -> None:
+    def __init__(self, client: Client, prefix: str) -> None:
         self.client = client
         self.prefix = prefix
 

@@ -26,10 +26,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import redis.asyncio as aioredis
-from redis.exceptions import RedisError
+from redis.exceptions import NoScriptError, RedisError
 
 from server.store import StoreUnavailable
+from server.store.redis_conn import Client
 from server.store.redis_keys import Keys
 
 MAX_PAGE = 500
@@ -50,7 +50,7 @@ return 1
 
 
 class Index:
-    def __init__(self, client: aioredis.Redis, prefix: str) -> None:
+    def __init__(self, client: Client, prefix: str) -> None:
         self.client = client
         self.rooms_key = f"{prefix}:rooms"
         self.key = f"{prefix}:index"
@@ -104,15 +104,24 @@ class Index:
         """Write these summaries (folded from the log) where the index holds an older one."""
         if not summaries:
             return
-        try:
-            async with self.client.pipeline(transaction=False) as pipe:
-                for room, summary in summaries.items():
-                    text = json.dumps(summary, sort_keys=True)
-                    args: list[str | int] = [room, text, int(summary.get("seq", 0))]
-                    await self._mend(keys=[self.key], args=args, client=pipe)
-                await pipe.execute()
-        except RedisError as exc:
-            raise StoreUnavailable(f"redis unavailable: {exc}") from exc
+        for attempt in range(2):
+            try:
+                async with self.client.pipeline(transaction=False) as pipe:
+                    for room, summary in summaries.items():
+                        text = json.dumps(summary, sort_keys=True)
+                        args: list[str | int] = [room, text, int(summary.get("seq", 0))]
+                        await self._mend(keys=[self.key], args=args, client=pipe)  # type: ignore[arg-type]
+                    await pipe.execute()
+                return
+            except NoScriptError:  # a cluster's pipeline does not load scripts itself
+                if attempt == 1:
+                    raise StoreUnavailable("redis: the mend script is not loaded") from None
+                try:
+                    await self.client.script_load(MEND)
+                except RedisError as exc:
+                    raise StoreUnavailable(f"redis unavailable: {exc}") from exc
+            except RedisError as exc:
+                raise StoreUnavailable(f"redis unavailable: {exc}") from exc
 
     async def get(self, room: str) -> dict[str, Any] | None:
         try:

@@ -9,45 +9,80 @@ Keys of room ``id`` (beside the store's, same prefix and layout: in the tagged l
   every append of an older holder is refused inside the append script
 - ``{prefix}:room:{id}:holder``  the last holder, kept after the lease lapses ('' once
   handed over): a claim that finds another node here took the room over (a failover)
+- ``{prefix}:room:{id}:epochs`` hash epoch -> the node that took it (by a claim or a
+  refence); an epoch given twice (only a failover that lost a claim could) is kept as
+  ``dup:<epoch>``: what a history checker reads beside each record's epoch
 - ``{prefix}:node:{id}:alive``   a node's heartbeat, ``PX 2 * lease`` (written at start
   and with every renewal): an owner drops the relayed peers of a node without one
 
 A lease alone never decides a write (a paused holder may still believe it holds it);
 the epoch does. The lease only decides who *tries*.
+
+On a Redis Cluster (server/store/redis_conn.py) a claim and a refence are followed by
+``WAIT`` on the same connection: the node uses the new epoch only once a replica
+holds it, so a master failover can never hand the same epoch to two nodes. Fences
+never go backwards: a renewal that finds the room's fence below the epoch the node
+writes with (a failover lost writes) puts the fence back up to that epoch and says
+the room is lost, so the node stops serving it and the next claim reloads it from
+the log.
 """
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
 import attrs
-import redis.asyncio as aioredis
-from redis.exceptions import RedisError, ResponseError
+from redis.asyncio.cluster import RedisCluster
+from redis.commands.core import AsyncScript
+from redis.exceptions import NoScriptError, RedisError, ResponseError
 
 from server.room.ownership import RoomElsewhere
 from server.store import StoreFenced, StoreUnavailable
+from server.store.redis_conn import MOVING, Client, add_wait, check_wait, mget, ready, refresh
 from server.store.redis_keys import Keys
+
+log = logging.getLogger("rollhouse.cluster")
 
 ALIVE_LEASES = 2
 """A heartbeat outlives the lease: a relay node late by a tick keeps its peers."""
 
-# KEYS: lease, fence, holder. ARGV: node, px. -> {1, epoch, previous holder} or {0, holder}
-CLAIM = """
+# KEYS: epochs. ARGV[1]: node. The epoch just taken, noted with its node.
+_NOTE = """
+if redis.call('HSETNX', KEYS[4], epoch, ARGV[1]) == 0 then
+  redis.call('HSET', KEYS[4], 'dup:' .. epoch, ARGV[1])
+end
+"""
+
+# KEYS: lease, fence, holder, epochs. ARGV: node, px. -> {1, epoch, previous holder} or
+# {0, holder}
+CLAIM = (
+    """
 local cur = redis.call('GET', KEYS[1])
 if cur and cur ~= ARGV[1] then return {0, cur} end
 local epoch = redis.call('INCR', KEYS[2])
+"""
+    + _NOTE
+    + """
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 local last = redis.call('GET', KEYS[3]) or ''
 redis.call('SET', KEYS[3], ARGV[1])
 if cur then last = '' end
 return {1, epoch, last}
 """
+)
 
-# KEYS: lease, fence. ARGV: node, px, the epoch the node writes with. -> 1 renewed, 0 lost.
+# KEYS: lease, fence. ARGV: node, px, the epoch the node writes with. -> 1 renewed, 0 lost,
+# -1 lost because the fence went backwards (put back up to the node's epoch).
 # A lease that lapsed while nobody claimed the room (the epoch is still ours: every
 # claim moves it) is taken again: a node cut off from Redis keeps its rooms if nobody
 # else could have taken them.
 RENEW = """
+local fence = tonumber(redis.call('GET', KEYS[2]) or '0')
+if fence < tonumber(ARGV[3]) then
+  redis.call('SET', KEYS[2], ARGV[3])
+  return -1
+end
 local cur = redis.call('GET', KEYS[1])
 if cur == ARGV[1] then
   redis.call('PEXPIRE', KEYS[1], ARGV[2])
@@ -70,11 +105,17 @@ end
 return 0
 """
 
-# KEYS: lease, fence. ARGV: node. -> the new epoch, or the error NOTOWNER
-REFENCE = """
+# KEYS: lease, fence, (unused), epochs. ARGV: node. -> the new epoch, or the error NOTOWNER
+REFENCE = (
+    """
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return redis.error_reply('NOTOWNER') end
-return redis.call('INCR', KEYS[2])
+local epoch = redis.call('INCR', KEYS[2])
 """
+    + _NOTE
+    + """
+return epoch
+"""
+)
 
 
 @attrs.frozen
@@ -93,8 +134,23 @@ class Leases:
 
     exclusive = True
 
-    def __init__(self, client: aioredis.Redis, prefix: str, node: str, lease: float) -> None:
+    def __init__(
+        self,
+        client: Client,
+        prefix: str,
+        node: str,
+        lease: float,
+        *,
+        replicas: int = 0,
+        wait_timeout: float = 1.0,
+        writer: Client | None = None,
+    ) -> None:
         self.client = client
+        self.writer = writer or client
+        """What claims and refences go through on a cluster: a client that never retries
+        (a retried pipeline could send its WAIT to another connection than the script)."""
+        self.replicas, self.wait_timeout = replicas, wait_timeout
+        """Replicas a claim waits for (WAIT; 0 on one Redis), and for how long."""
         self.prefix = prefix
         self.keys = Keys(prefix)
         """The store's key names (the node sets the store's layout at start)."""
@@ -106,6 +162,8 @@ class Leases:
         self._refence = client.register_script(REFENCE)
         self.on_claimed: list[object] = []
         self.failovers = 0
+        self.backwards = 0
+        """Rooms found with a fence below the epoch this node wrote them with."""
 
     def key(self, room: str, what: str) -> str:
         return self.keys.room(room, what)
@@ -115,9 +173,10 @@ class Leases:
 
     async def take(self, room: str) -> Claimed:
         """Take the lease of ``room`` (and a new epoch); RoomElsewhere while another holds it."""
-        keys = [self.key(room, "lease"), self.key(room, "fence"), self.key(room, "holder")]
+        keys = [self.key(room, "lease"), self.key(room, "fence"), self.key(room, "holder"),
+                self.key(room, "epochs")]  # fmt: skip
         try:
-            reply = await self._claim(keys=keys, args=[self.node, self.px])
+            reply = await self._replicated(self._claim, keys, [self.node, self.px])
         except RedisError as exc:
             raise StoreUnavailable(f"redis unavailable: {exc}") from exc
         if int(reply[0]) == 0:
@@ -127,16 +186,57 @@ class Leases:
     async def renew(self, rooms: dict[str, int]) -> dict[str, bool]:
         """Renew the lease of every room (by the epoch we write it with) in one pipeline,
         with the heartbeat; which are still ours."""
-        pipe = self.client.pipeline(transaction=False)
-        for room, epoch in rooms.items():
-            keys = [self.key(room, "lease"), self.key(room, "fence")]
-            await self._renew(keys=keys, args=[self.node, self.px, epoch], client=pipe)
-        pipe.set(self.alive_key(self.node), b"1", px=ALIVE_LEASES * self.px)
+        for attempt in range(2):
+            pipe = self.client.pipeline(transaction=False)
+            for room, epoch in rooms.items():
+                keys = [self.key(room, "lease"), self.key(room, "fence")]
+                await self._renew(keys=keys, args=[self.node, self.px, epoch], client=pipe)  # type: ignore[arg-type]
+            pipe.set(self.alive_key(self.node), b"1", px=ALIVE_LEASES * self.px)
+            try:
+                replies = await pipe.execute(raise_on_error=attempt == 1)
+            except RedisError as exc:
+                raise StoreUnavailable(f"redis unavailable: {exc}") from exc
+            if not any(isinstance(r, NoScriptError) for r in replies):
+                break
+            await self._load(self._renew)  # a master that never ran it (a failover)
+        for bad in (r for r in replies if isinstance(r, BaseException)):
+            raise StoreUnavailable(f"redis: {bad}")
+        backwards = [room for room, r in zip(rooms, replies, strict=False) if int(r) == -1]
+        for room in backwards:
+            self.backwards += 1
+            log.error("room %s: its fence was below epoch %d (a failover lost writes); "
+                      "put back, the room is reloaded", room, rooms[room])  # fmt: skip
+        return {room: int(r) == 1 for room, r in zip(rooms, replies, strict=False)}
+
+    async def _load(self, script: AsyncScript) -> None:
         try:
-            replies = await pipe.execute()
+            await self.client.script_load(script.script)
         except RedisError as exc:
             raise StoreUnavailable(f"redis unavailable: {exc}") from exc
-        return {room: int(r) == 1 for room, r in zip(rooms, replies, strict=False)}
+
+    async def _replicated(self, script: AsyncScript, keys: list[str], args: list[Any]) -> Any:
+        """Run ``script``; on a cluster, then WAIT for the replicas on the same connection
+        (NotReplicated, a RedisError, if too few hold it in time)."""
+        if self.replicas == 0 or not isinstance(self.writer, RedisCluster):
+            return await script(keys=keys, args=args)
+        writer = self.writer
+        await ready(writer)
+        for attempt in range(2):
+            pipe = writer.pipeline(transaction=False)
+            await script(keys=keys, args=args, client=pipe)  # type: ignore[arg-type]
+            add_wait(pipe, writer, keys[0], self.replicas, self.wait_timeout)
+            reply, waited = await pipe.execute(raise_on_error=False, allow_redirections=False)
+            if isinstance(reply, NoScriptError) and attempt == 0:
+                await writer.script_load(script.script)
+                continue
+            if isinstance(reply, MOVING) and attempt == 0:  # did not run: the slot moved
+                await refresh(writer)
+                continue
+            if isinstance(reply, BaseException):
+                raise reply
+            check_wait(waited, self.replicas)
+            return reply
+        raise AssertionError("unreachable")
 
     async def release(self, room: str) -> bool:
         """Hand ``room`` over: delete our lease so the next claimer needs not wait."""
@@ -148,9 +248,10 @@ class Leases:
 
     async def refence(self, room: str) -> int:
         """A new epoch for a room we hold; StoreFenced when the lease is not ours."""
-        keys = [self.key(room, "lease"), self.key(room, "fence")]
+        keys = [self.key(room, "lease"), self.key(room, "fence"), self.key(room, "holder"),
+                self.key(room, "epochs")]  # fmt: skip
         try:
-            return int(await self._refence(keys=keys, args=[self.node]))
+            return int(await self._replicated(self._refence, keys, [self.node]))
         except ResponseError as exc:
             if "NOTOWNER" in str(exc):
                 raise StoreFenced(room, 0, 0) from exc
@@ -163,7 +264,7 @@ class Leases:
         if not rooms:
             return {}
         try:
-            values = await self.client.mget([self.key(r, "lease") for r in rooms])
+            values = await mget(self.client, [self.key(r, "lease") for r in rooms])
         except RedisError as exc:
             raise StoreUnavailable(f"redis unavailable: {exc}") from exc
         return {r: _text(v) for r, v in zip(rooms, values, strict=True)}
@@ -173,7 +274,7 @@ class Leases:
         if not nodes:
             return {}
         try:
-            values = await self.client.mget([self.alive_key(n) for n in nodes])
+            values = await mget(self.client, [self.alive_key(n) for n in nodes])
         except RedisError as exc:
             raise StoreUnavailable(f"redis unavailable: {exc}") from exc
         return {n: v is not None for n, v in zip(nodes, values, strict=True)}

@@ -32,8 +32,6 @@ import time
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
-import redis.asyncio as aioredis
-
 from protocol import errors as codes
 from server.cluster.idempotency import IdempotencyKeys
 from server.cluster.index import Index
@@ -44,6 +42,7 @@ from server.errors import RoomRefusal
 from server.metrics import Metrics
 from server.room.ownership import RoomElsewhere
 from server.store import EventStore, StoreError
+from server.store.redis_conn import connect, single_shot, wait_of
 from server.store.url import redis_parts
 
 if TYPE_CHECKING:
@@ -70,12 +69,16 @@ class Node:
         self.metrics = metrics
         url, prefix = redis_parts(settings.store_url)
         timeout = max(0.2, min(2.0, self.lease / 3))
-        self.client = aioredis.Redis.from_url(
-            url, socket_timeout=timeout, socket_connect_timeout=timeout
-        )
-        self.reader = aioredis.Redis.from_url(url, socket_timeout=5.0, socket_connect_timeout=2.0)
-        self.leases = Leases(self.client, prefix, self.id, self.lease)
-        self.streams = Streams(self.client, self.reader, prefix, self.id, self.on_message)
+        self.client = connect(url, socket_timeout=timeout, socket_connect_timeout=timeout)
+        self.reader = connect(url, socket_timeout=5.0, socket_connect_timeout=2.0)
+        replicas, wait_timeout = wait_of(url)  # a claim waits for a replica on a cluster
+        # what WAITs goes through a client that never retries: a retried pipeline could
+        # send its WAIT to another connection than its writes (counting nothing)
+        self.writer = single_shot(url, self.client, timeout) if replicas else self.client
+        self.leases = Leases(self.client, prefix, self.id, self.lease, replicas=replicas,
+                             wait_timeout=min(wait_timeout, timeout / 2), writer=self.writer)  # fmt: skip
+        self.streams = Streams(self.writer, self.reader, prefix, self.id, self.on_message)
+        self.streams.replicas, self.streams.wait_timeout = replicas, self.leases.wait_timeout
         self.index = Index(self.client, prefix)
         self.idempotency = IdempotencyKeys(self.client, prefix)
         self.rooms: Rooms | None = None
@@ -147,6 +150,8 @@ class Node:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
         await self.streams.close()
+        if self.writer is not self.client:
+            await self.writer.aclose()
         await self.client.aclose()
         await self.reader.aclose()
 

@@ -14,6 +14,11 @@ it stopped and misses nothing; entries are msgpack maps in field ``m``:
   it is for: a patch for ten spectators on one node crosses Redis once), ``close``
   (a fatal error code and message), and ``result`` of a ``call``.
 
+Every message carries an id (``mid``: the sender's incarnation and a counter): a batch
+sent again (its pipeline failed, or on a Redis Cluster its WAIT found no replica
+holding it) is handled once by its reader, so a late copy of a hello, a command or
+a leave never acts twice.
+
 The owner serves a relayed connection as one more peer (:class:`RemotePeer`), so
 seats, presence, answers, resumes and arrival order are exactly those of a local
 connection: the owner's room mailbox decides arrival order, and a forwarded command
@@ -24,16 +29,17 @@ the owner encodes once per codec and the relay writes the bytes to the socket.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import itertools
 import logging
+import secrets
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 import attrs
 import msgpack
-import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -41,11 +47,15 @@ from protocol.codec import codec_for
 from protocol.errors import ProtocolError
 from protocol.messages import Ack, Hello, Reject, Welcome
 from server.metrics import Metrics
+from server.store.redis_conn import MOVING, Client, add_wait, check_wait, ready, refresh
 
 log = logging.getLogger("rollhouse.cluster")
 
 INBOX_MAXLEN = 100_000
 """Entries kept per inbox (approximate trim); a reader this far behind has lost its peers."""
+
+SEEN_KEPT = 100_000
+"""Message ids a reader remembers to handle a resent batch once."""
 
 Message = dict[str, Any]
 
@@ -63,8 +73,8 @@ class Streams:
 
     def __init__(
         self,
-        client: aioredis.Redis,
-        reader: aioredis.Redis,
+        client: Client,
+        reader: Client,
         prefix: str,
         node: str,
         handle: Callable[[Message], Awaitable[None]],
@@ -78,6 +88,15 @@ class Streams:
         self._sending = asyncio.Lock()  # one pipeline at a time keeps each inbox in order
         self._tasks: list[asyncio.Task[None]] = []
         self.last_id: Any = b"$"
+        self._ids = itertools.count(1)
+        self._incarnation = secrets.token_hex(6)
+        self._seen: collections.OrderedDict[str, None] = collections.OrderedDict()
+        """The ids of the messages handled lately: a batch sent again (its WAIT failed,
+        or its pipeline did) is handled once."""
+        self.replicas, self.wait_timeout = 0, 1.0
+        """On a Redis Cluster, a batch counts as sent once this many replicas hold it
+        (WAIT): a master failover loses no relayed message (one resent after a failed
+        WAIT may arrive twice; the receiver ignores what it has seen)."""
 
     def inbox(self, node: str) -> str:
         return f"{self.prefix}:node:{node}:in"
@@ -112,16 +131,33 @@ class Streams:
 
     async def _flush(self) -> None:
         for _attempt in range(50):
-            batch = self._unsent + _packed(_coalesce(self._queue))
+            batch = self._unsent + _packed(_coalesce(self._queue), self._stamp)
             self._unsent, self._queue = [], []
             if not batch:
                 return
             pipe = self.client.pipeline(transaction=False)
+            try:
+                await ready(self.client)
+            except RedisError as exc:
+                log.warning("relay: cannot send %d messages yet: %s", len(batch), exc)
+                self._unsent = batch
+                await asyncio.sleep(0.1)
+                continue
             for node, blob in batch:
                 pipe.xadd(self.inbox(node), {"m": blob}, maxlen=INBOX_MAXLEN, approximate=True)
+            waits = sum(add_wait(pipe, self.client, key, self.replicas, self.wait_timeout)
+                        for key in {self.inbox(node) for node, _ in batch})  # fmt: skip
             try:
-                await pipe.execute()
-            except RedisError as exc:  # sent again whole: a receiver ignores what it has seen
+                options = {"allow_redirections": False} if waits else {}  # WAIT's connection
+                replies = await pipe.execute(**options)
+                for answer in replies[len(replies) - waits :]:
+                    check_wait(answer, self.replicas)
+            except RedisError as exc:
+                if isinstance(exc, MOVING):  # not run: read the slots again, then resend
+                    with contextlib.suppress(RedisError):
+                        await refresh(
+                            self.client
+                        )  # sent again whole: a receiver ignores what it has seen
                 log.warning("relay: cannot send %d messages yet: %s", len(batch), exc)
                 self._unsent = batch
                 await asyncio.sleep(0.1)
@@ -148,6 +184,20 @@ class Streams:
                 await asyncio.sleep(0.2)
         self.last_id = b"0-0"  # Redis is away: read whatever it holds once it is back
 
+    def _stamp(self) -> str:
+        return f"{self._incarnation}:{next(self._ids)}"
+
+    def _again(self, uid: str | None) -> bool:
+        """Whether the message ``uid`` was handled already (remembering it if not)."""
+        if uid is None:
+            return False
+        if uid in self._seen:
+            return True
+        self._seen[uid] = None
+        if len(self._seen) > SEEN_KEPT:
+            self._seen.popitem(last=False)
+        return False
+
     async def _read_loop(self) -> None:
         key = self.inbox(self.node)
         while True:
@@ -165,6 +215,8 @@ class Streams:
                     if msg is None:
                         continue
                     try:
+                        if self._again(msg.pop("mid", None)):
+                            continue
                         await self.handle(msg)
                     except Exception:
                         log.exception("relay: cannot handle a message")
@@ -214,12 +266,13 @@ async def _forever(loop: Callable[[], Awaitable[None]], what: str) -> None:
             await asyncio.sleep(0.1)
 
 
-def _packed(batch: list[tuple[str, Message]]) -> list[tuple[str, bytes]]:
-    """Each message encoded; one that cannot be (a bug) is logged and left out."""
+def _packed(batch: list[tuple[str, Message]], stamp: Callable[[], str]) -> list[tuple[str, bytes]]:
+    """Each message encoded with its own id (``mid``); one that cannot be (a bug) is
+    logged and left out."""
     out = []
     for node, msg in batch:
         try:
-            out.append((node, pack(msg)))
+            out.append((node, pack({**msg, "mid": stamp()})))
         except (TypeError, ValueError, OverflowError):
             log.exception("relay: cannot encode a %r message for node %s", msg.get("k"), node)
     return out

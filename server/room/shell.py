@@ -456,6 +456,9 @@ class Room:
             self.metrics.fencing_refusals.inc()
             return WriteFailed(True, str(exc), self.clock(), conflict=True)
         except StoreConflict as exc:
+            if exc.actual < out.expected:  # the room is reloaded from the log as it is
+                log.error("room %s: its log went back to %d below the %d acknowledged",
+                          self.room_id, exc.actual, out.expected)  # fmt: skip
             return WriteFailed(True, str(exc), self.clock(), conflict=True)
         except StoreUnknown as exc:
             self._write_failed()

@@ -26,6 +26,16 @@ INCR that every later-executed append script sees, so a write still sitting in a
 paused server's buffers can never land afterwards) and then reads the log's tail.
 Both clients time out after ``socket_timeout`` seconds (default 5, set in the URL
 as ``?socket_timeout=S``).
+
+On a Redis Cluster (``redis+cluster://``, server/store/redis_conn.py) both clients are
+redis-py's ``RedisCluster`` and a batch is one cluster pipeline: the append scripts,
+then, on each master they went to, ``WAIT <replicas> <timeout>`` on the same
+connection. An append is acknowledged only once WAIT counts enough replicas; fewer
+(a replica down or slow past the timeout) make its outcome unknown, settled like a
+lost connection (``fence`` on a cluster also WAITs: a fence a replica holds was
+preceded on it by every append before it). A script Redis refused without running
+it (NOSCRIPT, or MOVED/ASK/TRYAGAIN/CLUSTERDOWN while a failover moves its slot) is
+sent again after loading the script or re-reading the slots, a few times.
 Every script touches one room's keys only (one slot on a Redis Cluster); a new room
 enters ``{prefix}:rooms`` after its first append succeeded (INCR, then ZADD NX,
 retried a few times: a crash in between leaves the room out of the list, never a
@@ -42,8 +52,16 @@ from typing import Any
 import redis.asyncio as aioredis
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
+from redis.exceptions import (
+    AskError,
+    ClusterDownError,
+    MovedError,
+    NoScriptError,
+    RedisError,
+    ResponseError,
+    TryAgainError,
+)
 from redis.exceptions import ConnectionError as RedisConnectionError
-from redis.exceptions import NoScriptError, RedisError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from server.store import redis_lua
@@ -68,6 +86,14 @@ from server.store.errors import (
 from server.store.match import RedisMatches
 from server.store.operator import RedisOperator
 from server.store.people_redis import RedisPeople
+from server.store.redis_conn import (
+    add_wait,
+    check_wait,
+    cluster_client,
+    is_cluster_url,
+    parse_cluster,
+    ready,
+)
 from server.store.redis_keys import Keys, detect
 
 log = logging.getLogger("rollhouse.store")
@@ -80,7 +106,9 @@ POOL_SIZE = 100
 """Connections a node's store client opens to Redis at most (redis-py's default)."""
 POOL_WAIT = 5.0
 """Seconds a command waits for a free connection of the pool before it fails."""
-"""Seconds before a Redis call counts as failed (the URL's own values win)."""
+REFUSED = (NoScriptError, MovedError, AskError, TryAgainError, ClusterDownError)
+"""Replies that say a script did not run (sent again, a few times)."""
+RESENDS = 3
 
 
 def _seq_of(entry_id: bytes) -> int:
@@ -92,18 +120,30 @@ class RedisStore(GroupCommitted):
 
     def __init__(self, url: str, *, prefix: str = "rollhouse", max_batch: int = 512) -> None:
         self.prefix = prefix
-        # A burst of requests waits for a free connection (up to the pool's timeout)
-        # rather than failing with "Too many connections" (redis-py's default pool).
-        pool = aioredis.BlockingConnectionPool.from_url(
-            url, max_connections=POOL_SIZE, timeout=POOL_WAIT, **TIMEOUTS
-        )
-        self._client = aioredis.Redis(connection_pool=pool, decode_responses=False)
-        self._writer = aioredis.Redis.from_url(
-            url,
-            decode_responses=False,
-            retry=Retry(NoBackoff(), 0),
-            **TIMEOUTS,  # type: ignore[arg-type]
-        )
+        self.cluster = is_cluster_url(url)
+        """On a Redis Cluster: appends WAIT for ``replicas`` (module docstring)."""
+        self.replicas, self.wait_timeout = 0, 0.0
+        self._client: Any
+        self._writer: Any
+        if self.cluster:
+            target = parse_cluster(url)
+            self.replicas, self.wait_timeout = target.wait, target.wait_timeout
+            options = {**TIMEOUTS, **target.options}
+            self._client = cluster_client(target, max_connections=POOL_SIZE, **options)
+            self._writer = cluster_client(target, retry=Retry(NoBackoff(), 0), **options)
+        else:
+            # A burst of requests waits for a free connection (up to the pool's timeout)
+            # rather than failing with "Too many connections" (redis-py's default pool).
+            pool = aioredis.BlockingConnectionPool.from_url(
+                url, max_connections=POOL_SIZE, timeout=POOL_WAIT, **TIMEOUTS
+            )
+            self._client = aioredis.Redis(connection_pool=pool, decode_responses=False)
+            self._writer = aioredis.Redis.from_url(
+                url,
+                decode_responses=False,
+                retry=Retry(NoBackoff(), 0),
+                **TIMEOUTS,  # type: ignore[arg-type]
+            )
         self._closed = False
         self.keys = Keys(prefix)
         """The key names: the tagged layout until the store says otherwise."""
@@ -188,7 +228,7 @@ class RedisStore(GroupCommitted):
         self._check_open()
         mapping = {check_room(room): pack(data) for room, data in summaries.items()}
         if mapping:
-            await self._guard(self._client.hset(self.summaries_key, mapping=mapping))  # type: ignore[arg-type]
+            await self._guard(self._client.hset(self.summaries_key, mapping=mapping))
 
     async def room_page(
         self, cursor: int, limit: int
@@ -228,10 +268,23 @@ class RedisStore(GroupCommitted):
         return None if seq is None else (int(seq), unpack(blob))
 
     async def fence(self, room: str) -> int:
-        """Move the room's fence epoch on (INCR); returns the new epoch."""
+        """Move the room's fence epoch on (INCR); returns the new epoch. On a cluster
+        the INCR is on a replica before this returns (WAIT), and with it every write
+        the master took before it."""
         self._check_open()
         await self.layout()
-        return int(await self._guard(self._client.incr(self.fence_key(check_room(room)))))
+        key = self.fence_key(check_room(room))
+        if not self.cluster or self.replicas == 0:
+            return int(await self._guard(self._client.incr(key)))
+        await self._guard(ready(self._writer))  # never retried: WAIT on the INCR's connection
+        pipe = self._writer.pipeline(transaction=False)
+        pipe.incr(key)
+        add_wait(pipe, self._writer, key, self.replicas, self.wait_timeout)
+        epoch, waited = await self._guard(pipe.execute(raise_on_error=False))
+        if isinstance(epoch, BaseException):
+            await self._guard(_raise(epoch))
+        await self._guard(_checked(waited, self.replicas))
+        return int(epoch)
 
     async def save_reply(
         self,
@@ -315,14 +368,10 @@ class RedisStore(GroupCommitted):
         return await self._guard(self._client.evalsha(sha, len(keys), *keys, *args))
 
     async def _flush(self, items: list[Append]) -> list[int | BaseException]:
-        replies = await self._pipeline(items)
-        missing = [i for i, reply in enumerate(replies) if isinstance(reply, NoScriptError)]
-        if missing:  # first use, or Redis restarted: load once, re-send those (they did not run)
-            await self._guard(self._writer.script_load(redis_lua.APPEND))
-            again = await self._pipeline([items[i] for i in missing])
-            for i, reply in zip(missing, again, strict=True):
-                replies[i] = reply
-        outcomes = [self._outcome(item, reply) for item, reply in zip(items, replies, strict=True)]
+        if self.cluster:
+            outcomes = await self._cluster_flush(items)
+        else:
+            outcomes = await self._single_flush(items)
         new = [
             i.room
             for i, o in zip(items, outcomes, strict=True)
@@ -331,6 +380,75 @@ class RedisStore(GroupCommitted):
         if new:
             await self._list_new(new)
         return outcomes
+
+    async def _single_flush(self, items: list[Append]) -> list[int | BaseException]:
+        replies = await self._pipeline(items)
+        missing = [i for i, reply in enumerate(replies) if isinstance(reply, NoScriptError)]
+        if missing:  # first use, or Redis restarted: load once, re-send those (they did not run)
+            await self._guard(self._writer.script_load(redis_lua.APPEND))
+            again = await self._pipeline([items[i] for i in missing])
+            for i, reply in zip(missing, again, strict=True):
+                replies[i] = reply
+        return [self._outcome(item, reply) for item, reply in zip(items, replies, strict=True)]
+
+    async def _cluster_flush(self, items: list[Append]) -> list[int | BaseException]:
+        """The batch as cluster pipelines (module docstring): the appends a master
+        refused without running them are sent again, a few times."""
+        await self.layout()
+        outcomes: list[int | BaseException | None] = [None] * len(items)
+        todo = list(range(len(items)))
+        for attempt in range(RESENDS + 1):
+            replies = await self._cluster_pipeline([items[i] for i in todo])
+            refused = [i for i, reply in zip(todo, replies, strict=True)
+                       if isinstance(reply, REFUSED)]  # fmt: skip
+            for i, reply in zip(todo, replies, strict=True):
+                if not isinstance(reply, REFUSED) or attempt == RESENDS:
+                    outcomes[i] = self._outcome(items[i], reply)
+            if not refused or attempt == RESENDS:
+                break
+            try:
+                if any(isinstance(replies[todo.index(i)], NoScriptError) for i in refused):
+                    await self._writer.script_load(redis_lua.APPEND)
+                else:  # a slot moved (a failover): read the slots again
+                    await asyncio.sleep(0.05 * (attempt + 1))
+                    await self._writer.nodes_manager.initialize()
+            except (RedisError, OSError) as exc:
+                log.warning("cannot prepare to send %d appends again: %s", len(refused), exc)
+            todo = refused
+        return [o if o is not None else StoreUnavailable("not sent") for o in outcomes]
+
+    async def _cluster_pipeline(self, items: list[Append]) -> list[Any]:
+        """The append scripts of ``items`` and a WAIT per master, in one cluster pipeline;
+        each item's reply (an exception for one that failed or is not on enough replicas)."""
+        writer = self._writer
+        await writer.initialize()
+        pipe = writer.pipeline(transaction=False)
+        nodes: dict[str, list[int]] = {}
+        for i, item in enumerate(items):
+            fence = "" if item.fence is None else item.fence
+            key = self.log_key(item.room)
+            pipe.evalsha(APPEND_SHA, 2, key, self.fence_key(item.room), item.expected, fence,
+                         *item.blobs)  # fmt: skip
+            if self.replicas:
+                nodes.setdefault(writer.get_node_from_key(key).name, []).append(i)
+        waited: dict[str, int] = {}
+        for name, members in nodes.items():
+            waited[name] = len(items) + len(waited)
+            add_wait(pipe, writer, self.log_key(items[members[0]].room), self.replicas,
+                     self.wait_timeout)  # fmt: skip
+        try:
+            replies = await pipe.execute(raise_on_error=False, allow_redirections=False)
+        except (RedisError, OSError) as exc:  # sent, perhaps: nobody knows what ran
+            raise StoreUnknown(f"append outcome unknown: redis unavailable: {exc}") from exc
+        out = list(replies[: len(items)])
+        for name, members in nodes.items():
+            try:
+                check_wait(replies[waited[name]], self.replicas)
+            except RedisError as exc:
+                for i in members:
+                    if not isinstance(out[i], BaseException):
+                        out[i] = StoreUnknown(f"append outcome unknown: {exc}")
+        return out
 
     async def _list_new(self, rooms: list[str]) -> None:
         """Enter rooms whose log was just begun in the room list (a few tries)."""
@@ -369,8 +487,22 @@ class RedisStore(GroupCommitted):
     def _outcome(item: Append, reply: Any) -> int | BaseException:
         if not isinstance(reply, BaseException):
             return int(reply)
+        if isinstance(reply, StoreError):
+            return reply
+        if isinstance(reply, REFUSED):  # not run
+            return StoreUnavailable(f"redis refused the append: {reply}")
+        if isinstance(reply, RedisConnectionError | RedisTimeoutError | OSError):  # sent, perhaps
+            return StoreUnknown(f"append outcome unknown: redis unavailable: {reply}")
         if isinstance(reply, ResponseError) and str(reply).startswith("CONFLICT "):
             return StoreConflict(item.room, item.expected, int(str(reply).split()[1]))
         if isinstance(reply, ResponseError) and str(reply).startswith("FENCED "):
             return StoreFenced(item.room, item.fence or 0, int(str(reply).split()[1]))
         return StoreError(f"redis: {reply}")
+
+
+async def _raise(exc: BaseException) -> Any:
+    raise exc
+
+
+async def _checked(answer: Any, replicas: int) -> None:
+    check_wait(answer, replicas)

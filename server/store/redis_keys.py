@@ -25,7 +25,7 @@ import redis.asyncio as aioredis
 log = logging.getLogger("rollhouse.store")
 
 Layout = Literal["plain", "tagged"]
-ROOM_KEYS = ("log", "snap", "fence", "replies", "lease", "holder")
+ROOM_KEYS = ("log", "snap", "fence", "replies", "lease", "holder", "epochs")
 """What a room keeps beside its log (``replies:{seat}`` lists too)."""
 
 

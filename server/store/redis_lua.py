@@ -24,6 +24,8 @@ end
 # expected, fence epoch ("" for none), record blobs... Returns the new last seq, or
 # the error "FENCED <epoch>" or "CONFLICT <actual last seq>" (nothing written either
 # way). A new room enters the room index after its first append, outside the script.
+# A fenced record keeps its epoch (field ``e``): a checker of the history can tell
+# which claim wrote it (server/cluster/leases.py keeps each epoch's node).
 APPEND = (
     _TOP
     + """
@@ -34,7 +36,11 @@ end
 local expected = tonumber(ARGV[1])
 if last ~= expected then return redis.error_reply('CONFLICT ' .. last) end
 for i = 3, #ARGV do
-  redis.call('XADD', KEYS[1], '0-' .. (expected + i - 2), 'd', ARGV[i])
+  if ARGV[2] ~= '' then
+    redis.call('XADD', KEYS[1], '0-' .. (expected + i - 2), 'd', ARGV[i], 'e', ARGV[2])
+  else
+    redis.call('XADD', KEYS[1], '0-' .. (expected + i - 2), 'd', ARGV[i])
+  end
 end
 return expected + #ARGV - 2
 """

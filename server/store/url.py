@@ -5,6 +5,8 @@
 - ``sqlite:////abs/path.db``                     absolute; ``?synchronous=normal`` (default full)
 - ``redis://host:port/db`` (or ``rediss://``)    ``?prefix=name`` (default ``rollhouse``);
   other query parameters go to redis-py
+- ``redis+cluster://host:port[,host:port...]``    a Redis Cluster from its seed nodes;
+  ``?prefix=name``, and the options of server/store/redis_conn.py (``wait``...)
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from server.store.base import EventStore
 from server.store.errors import StoreError
+from server.store.redis_conn import is_cluster_url, parse_cluster
 
 DEFAULT_STORE_URL = "sqlite:///rollhouse-data/rollhouse.db"  # under the working directory
 
@@ -51,8 +54,14 @@ def _open_sqlite(url: str) -> EventStore:
 
 
 def redis_parts(url: str) -> tuple[str, str]:
-    """A ``redis://`` store URL as (the URL redis-py takes, our key prefix)."""
-    if not urlsplit(url).hostname:
+    """A ``redis://`` (or ``redis+cluster://``) store URL as (the URL without our own
+    ``prefix`` option, which server/store/redis_conn.py connects to; our key prefix)."""
+    if is_cluster_url(url):
+        try:
+            parse_cluster(_split_query(url, {"prefix"})[0])
+        except ValueError as exc:
+            raise _bad(url, str(exc)) from exc
+    elif not urlsplit(url).hostname:
         raise _bad(url, "use redis://host:port/db")
     plain, ours = _split_query(url, {"prefix"})
     prefix = ours.get("prefix", "rollhouse")
@@ -63,7 +72,9 @@ def redis_parts(url: str) -> tuple[str, str]:
 
 def is_redis(url: str) -> bool:
     """Whether ``url`` names a Redis store (then nodes on it form one cluster)."""
-    return isinstance(url, str) and urlsplit(url).scheme.lower() in ("redis", "rediss")
+    return isinstance(url, str) and (
+        urlsplit(url).scheme.lower() in ("redis", "rediss") or is_cluster_url(url)
+    )
 
 
 def _open_redis(url: str) -> EventStore:
@@ -87,6 +98,6 @@ def open_store(url: str) -> EventStore:
         return MemoryStore()
     if scheme == "sqlite":
         return _open_sqlite(url)
-    if scheme in ("redis", "rediss"):
+    if scheme in ("redis", "rediss") or is_cluster_url(url):
         return _open_redis(url)
-    raise _bad(url, "the scheme must be memory://, sqlite:/// or redis://")
+    raise _bad(url, "the scheme must be memory://, sqlite:///, redis:// or redis+cluster://")

@@ -1,4 +1,5 @@
-"""Fixtures of the store tests: one store per backend (memory, sqlite, redis)."""
+"""Fixtures of the store tests: one store per backend (memory, sqlite, redis, and a
+Redis Cluster of three masters and three replicas: tests/support/redis_cluster.py)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,17 @@ import pytest
 
 from server.store import EventStore, open_store
 
-BACKENDS = ["memory", "sqlite", pytest.param("redis", marks=pytest.mark.redis)]
-DURABLE = ["sqlite", pytest.param("redis", marks=pytest.mark.redis)]
+BACKENDS = [
+    "memory",
+    "sqlite",
+    pytest.param("redis", marks=pytest.mark.redis),
+    pytest.param("cluster", marks=pytest.mark.redis),
+]
+DURABLE = [
+    "sqlite",
+    pytest.param("redis", marks=pytest.mark.redis),
+    pytest.param("cluster", marks=pytest.mark.redis),
+]
 
 
 def backend_url(request: pytest.FixtureRequest, backend: str, tmp_path: Path) -> str:
@@ -19,6 +29,8 @@ def backend_url(request: pytest.FixtureRequest, backend: str, tmp_path: Path) ->
         return "memory://"
     if backend == "sqlite":
         return f"sqlite:///{tmp_path / 'store.db'}"
+    if backend == "cluster":
+        return str(request.getfixturevalue("redis_cluster_url"))
     return str(request.getfixturevalue("redis_url"))
 
 
@@ -30,7 +42,7 @@ def store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 
 @pytest.fixture(params=DURABLE)
 def durable_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """The URL of a fresh store, once per durable backend (sqlite, redis)."""
+    """The URL of a fresh store, once per durable backend (sqlite, redis, cluster)."""
     return backend_url(request, request.param, tmp_path)
 
 

@@ -65,3 +65,35 @@ def test_bad_urls_raise_store_error(url: str) -> None:
     with pytest.raises(StoreError) as info:
         open_store(url)
     assert info.value.code == "store/bad_url"
+
+
+async def test_redis_cluster_url_seeds_prefix_and_wait() -> None:
+    """redis+cluster:// names seed nodes; prefix is ours, wait and wait_timeout set the
+    replicas an ack waits for (1 by default)."""
+    store = open_store("redis+cluster://127.0.0.1:7001,127.0.0.1:7002?prefix=game&wait_timeout=2")
+    assert isinstance(store, RedisStore)
+    assert (store.cluster, store.prefix, store.replicas, store.wait_timeout) == (
+        True, "game", 1, 2.0,
+    )  # fmt: skip
+    await store.close()
+    store = open_store("redis+cluster://127.0.0.1:7001?wait=0")
+    assert isinstance(store, RedisStore) and store.replicas == 0
+    await store.close()
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "redis+cluster://",
+        "redis+cluster://127.0.0.1",
+        "redis+cluster://127.0.0.1:7001,nohost",
+        "redis+cluster://127.0.0.1:7001?bogus=1",
+        "redis+cluster://127.0.0.1:7001?wait=-1",
+        "redis+cluster://127.0.0.1:7001?prefix=a:b",
+    ],
+)
+def test_bad_cluster_urls_raise_store_error(url: str) -> None:
+    """A malformed cluster URL is refused with store/bad_url before connecting."""
+    with pytest.raises(StoreError) as caught:
+        open_store(url)
+    assert caught.value.code == "store/bad_url"
