@@ -60,3 +60,56 @@ async def test_the_sdk_plays_rollie_in_chromium(
     print(f"js sdk in chromium ({encoding}): {result}")
     assert result["status"] == "finished" and result["dropped"] and result["reconnects"] >= 1
     assert result["node"] is False
+
+
+PEOPLE = """async ([encoding]) => {
+  const sdk = await import('/sdk-under-test/index.js');
+  const base = location.origin;
+  const url = sdk.wsUrl(base);
+  const ann = await sdk.createGuest(base, 'Ann');
+  const bruno = await sdk.createGuest(base, 'Bruno');
+  const made = await sdk.createRoom(base, 'rollie', 2,
+    {room: {visibility: 'private', clock: 0}, session: ann.session});
+  const out = {host: made.host === ann.player.id, invite: typeof made.invite};
+  // a stranger without the code: the room does not exist, over HTTP and on the socket
+  try { await sdk.getRoom(base, made.room); out.http = 'seen'; } catch (e) { out.http = e.code; }
+  const eve = new sdk.Client(url, made.room, {encoding, name: 'Eve'});
+  try { await eve.connect(); out.ws = 'seen'; } catch (e) { out.ws = e.code; }
+  eve.close();
+  const a = await new sdk.Client(url, made.room, {encoding, session: ann.session}).connect();
+  const b = await new sdk.Client(url, made.room,
+    {encoding, session: bruno.session, invite: made.invite}).connect();
+  out.players = [a.player === ann.player.id, b.player === bruno.player.id, a.seat, b.seat];
+  const seq = await b.act({type: 'chat', text: 'boa sorte!'});
+  await a.waitSeq(seq);
+  out.chat = a.view.chat.players.map((l) => [l.name, l.text]);
+  try { await b.act({type: 'lock'}); } catch (e) { out.notHost = [e.code, e instanceof sdk.ActRejected]; }
+  const rooms = await sdk.myRooms(base, bruno.session);
+  out.mine = rooms.rooms.map((r) => r.room).includes(made.room);
+  out.v2 = a.v2 && b.v2;
+  a.close(); b.close();
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("encoding", ["json", "msgpack"])
+async def test_the_sdk_speaks_v2_with_a_real_server(
+    live_server: LiveServer, new_page: NewPage, encoding: str
+) -> None:
+    """Guests, a private room with its invite code, a stranger refused (room/not_found),
+    welcome.player, chat as an act, a host's act refused for a non-host, my rooms."""
+    page = await new_page(None)
+    await page.route("**/sdk-under-test/*", serve_sdk)
+    await page.goto(live_server.url + "/rules/rollie.md")
+    out = await page.evaluate(PEOPLE, [encoding])
+    assert out == {
+        "host": True,
+        "invite": "string",
+        "http": "room/not_found",
+        "ws": "room/not_found",
+        "players": [True, True, 0, 1],
+        "chat": [["Bruno", "boa sorte!"]],
+        "notHost": ["room/not_host", True],
+        "mine": True,
+        "v2": True,
+    }

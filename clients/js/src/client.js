@@ -17,12 +17,26 @@
 // `failure` says why, and every pending promise rejects with ConnectionLost. A node that
 // sends nothing for three ping intervals counts as dead.
 //
+// Version 2 (docs/protocol.md 15): with `session` (a player's session token, from
+// createGuest or signIn in http.js) the seat is the player's, on any device; `invite`
+// opens a private room; act() sends chat lines and the host's actions; `player` is your
+// player id from the welcome. The client offers rollhouse.v2.* first, then v1; on a server
+// that only speaks v1 the hello goes without session and invite, and act() is refused.
+//
 // Runs in browsers (their WebSocket) and in Node (the `ws` package, loaded when needed, or
 // any WebSocket class passed as `WebSocket`).
 
-import { JSON_SUBPROTOCOL, MAX_SERVER_FRAME, MSGPACK_SUBPROTOCOL, codecFor } from "./codec.js";
+import {
+  JSON_SUBPROTOCOL,
+  JSON_SUBPROTOCOL_V2,
+  MAX_SERVER_FRAME,
+  MSGPACK_SUBPROTOCOL,
+  MSGPACK_SUBPROTOCOL_V2,
+  codecFor,
+  isV2,
+} from "./codec.js";
 import { MOVED, ORIGIN_FORBIDDEN, TOO_MANY_CONNECTIONS } from "./codes.js";
-import { ClientError, CommandRejected, ConnectionLost, ProtocolError } from "./errors.js";
+import { ActRejected, ClientError, CommandRejected, ConnectionLost, ProtocolError } from "./errors.js";
 import { ping, resync } from "./messages.js";
 import { Session } from "./session.js";
 
@@ -74,6 +88,9 @@ import { Session } from "./session.js";
  * @property {Role} [role] "player" (the default) or "spectator"
  * @property {string | null} [name] the player's name, 1..32 characters
  * @property {string | null} [seatToken] a seat token kept from before: rejoin that seat
+ * @property {string | null} [session] v2: the player's session token (http.js createGuest, signIn)
+ * @property {string | null} [invite] v2: a private room's invite code
+ * @property {1 | 2} [version] the newest protocol version to offer (2)
  * @property {"msgpack" | "json"} [encoding] the wire encoding (msgpack by default)
  * @property {boolean} [reconnect] reconnect when the connection drops (true by default)
  * @property {readonly [number, number]} [backoff] the first and the largest delay, ms ([50, 3000])
@@ -128,8 +145,9 @@ function handshakeCode(event) {
 export class Client {
   /** @type {Partial<Record<keyof Events, ((payload: any) => void)[]>>} */
   #handlers = {};
-  /** @type {Map<string, {command: GameCommand, resolve: (seq: number) => void, reject: (error: Error) => void}>} */
+  /** @type {Map<string, {command: GameCommand, act?: boolean, resolve: (seq: number) => void, reject: (error: Error) => void}>} */
   #answers = new Map();
+  #v2 = false;
   /** @type {Set<() => void>} */
   #waiters = new Set();
   /** @type {SocketLike | null} */
@@ -159,7 +177,17 @@ export class Client {
     if (this.urls.length === 0) throw new TypeError("no URL");
     const role = options.role ?? "player";
     if (role !== "player" && role !== "spectator") throw new TypeError(`role must be player or spectator, got ${role}`);
-    this.session = new Session({ room, role, name: options.name ?? null, seatToken: options.seatToken ?? null });
+    this.session = new Session({
+      room,
+      role,
+      name: options.name ?? null,
+      seatToken: options.seatToken ?? null,
+      session: options.session ?? null,
+      invite: options.invite ?? null,
+    });
+    this.version = options.version ?? 2;
+    if (this.version !== 1 && this.version !== 2) throw new TypeError(`version must be 1 or 2, got ${this.version}`);
+    if (this.version === 1 && (options.session || options.invite)) throw new TypeError("session and invite need version 2");
     this.encoding = options.encoding ?? "msgpack";
     this.reconnect = options.reconnect ?? true;
     /** @type {readonly [number, number]} */
@@ -212,6 +240,16 @@ export class Client {
   /** @returns {string | null} the seat's secret: keep it to come back to the seat */
   get seatToken() {
     return this.mirror.seatToken;
+  }
+
+  /** @returns {string | null} v2: your player id, from the last welcome (null without a session) */
+  get player() {
+    return this.session.player;
+  }
+
+  /** @returns {boolean} the connection speaks version 2 (acts may be sent) */
+  get v2() {
+    return this.#v2;
   }
 
   /** @returns {Presence | null} the last presence message */
@@ -336,7 +374,7 @@ export class Client {
     this.#welcomed = false;
     let ws;
     try {
-      ws = new Socket(this.url, [this.#codec.name], { maxPayload: MAX_SERVER_FRAME, perMessageDeflate: false });
+      ws = new Socket(this.url, this.#offered(), { maxPayload: MAX_SERVER_FRAME, perMessageDeflate: false });
     } catch {
       this.#retry();
       return;
@@ -349,6 +387,19 @@ export class Client {
       if (ws !== this.#ws) return;
       this.#heard = Date.now();
       this.#codec = codecFor(ws.protocol);
+      this.#v2 = isV2(ws.protocol);
+      if (!this.#v2) {
+        // a v1 server: no session or invite in the hello, and acts cannot be answered
+        this.session.session = null;
+        this.session.invite = null;
+        for (const [id, entry] of this.#answers) {
+          if (!entry.act) continue;
+          this.session.acts.delete(id);
+          this.session.pending.delete(id);
+          this.#answers.delete(id);
+          entry.reject(new ClientError("client/not_v2", "the server speaks protocol version 1: no acts"));
+        }
+      }
       for (const msg of this.session.opened()) this.#send(msg);
       this.#startPings(ws);
     };
@@ -365,6 +416,13 @@ export class Client {
       this.#ws = null;
       this.#closedSocket(event.code === 4000 ? event.reason : refused);
     };
+  }
+
+  /** @returns {string[]} the subprotocols to offer: version 2 first (unless version is 1) */
+  #offered() {
+    const [v2, v1] =
+      this.encoding === "msgpack" ? [MSGPACK_SUBPROTOCOL_V2, MSGPACK_SUBPROTOCOL] : [JSON_SUBPROTOCOL_V2, JSON_SUBPROTOCOL];
+    return this.version === 2 ? [v2, v1] : [v1];
   }
 
   /**
@@ -474,7 +532,8 @@ export class Client {
         const r = action.reject;
         if (entry) {
           this.#emit("reject", { ...r, command: entry.command });
-          entry.reject(new CommandRejected(r.code, r.message, r.details));
+          const Rejected = entry.act ? ActRejected : CommandRejected;
+          entry.reject(new Rejected(r.code, r.message, r.details));
         }
         return;
       }
@@ -497,6 +556,7 @@ export class Client {
     for (const entry of this.#answers.values()) entry.reject(this.#failure);
     this.#answers.clear();
     this.session.pending.clear();
+    this.session.acts.clear();
     this.#stopTimers();
     const ws = this.#ws;
     if (ws && !this.#closed) {
@@ -537,6 +597,33 @@ export class Client {
       return Promise.reject(error);
     }
     const answer = new Promise((resolve, reject) => this.#answers.set(id, { command, resolve, reject }));
+    for (const msg of frames) this.#send(msg);
+    return /** @type {Promise<number>} */ (answer);
+  }
+
+  /**
+   * Send an act (version 2, docs/protocol.md 15.3): a chat line ({type: "chat", text}) or a
+   * host's action ({type: "lock"}, {type: "remove", seat}, {type: "fill"}, {type: "host",
+   * player}, {type: "admit", player}, {type: "hide", seq}). Resolves with the seq of its
+   * record (on ack); rejects with ActRejected (room/not_host, chat/rate_limited, ...: nothing
+   * changed), ConnectionLost, or ClientError client/not_v2 on a version 1 connection.
+   * Unanswered acts are sent again with their ids after a reconnect, like commands.
+   * @param {import("./plain.js").PlainMap & {type: string}} a the act
+   * @param {string} [id] its id (default: a fresh one)
+   * @returns {Promise<number>} the ack's seq
+   */
+  act(a, id = this.nextId()) {
+    if (this.#failure !== null) return Promise.reject(this.#failure);
+    if (this.#ws !== null && this.#ws.readyState === 1 && !this.#v2)
+      return Promise.reject(new ClientError("client/not_v2", "the server speaks protocol version 1: no acts"));
+    if (this.version === 1) return Promise.reject(new ClientError("client/not_v2", "this client speaks version 1: no acts"));
+    let frames;
+    try {
+      frames = this.session.act(id, a);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const answer = new Promise((resolve, reject) => this.#answers.set(id, { command: a, act: true, resolve, reject }));
     for (const msg of frames) this.#send(msg);
     return /** @type {Promise<number>} */ (answer);
   }

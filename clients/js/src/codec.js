@@ -26,6 +26,9 @@ import { checkPlain, isMap } from "./plain.js";
 
 export const MSGPACK_SUBPROTOCOL = "rollhouse.v1.msgpack";
 export const JSON_SUBPROTOCOL = "rollhouse.v1.json";
+/** Version 2 (docs/protocol.md 15): the same encodings, plus players, invites and acts. */
+export const MSGPACK_SUBPROTOCOL_V2 = "rollhouse.v2.msgpack";
+export const JSON_SUBPROTOCOL_V2 = "rollhouse.v2.json";
 /** The largest frame a server accepts (64 KiB). */
 export const MAX_FRAME = 65536;
 /** The largest frame a server sends, and a client accepts (1 MiB). */
@@ -132,6 +135,20 @@ function utf8Length(text) {
   return UTF8.encode(text).length;
 }
 
+/** @type {Codec} version 2 on text frames: JSON, as version 1 */
+export const JSON_CODEC_V2 = Object.freeze({ ...JSON_CODEC, name: JSON_SUBPROTOCOL_V2 });
+/** @type {Codec} version 2 on binary frames: MessagePack, as version 1 */
+export const MSGPACK_CODEC_V2 = Object.freeze({ ...MSGPACK_CODEC, name: MSGPACK_SUBPROTOCOL_V2 });
+
+/**
+ * Whether a subprotocol is version 2 (acts, sessions and invites may be sent on it).
+ * @param {string | null | undefined} subprotocol what the server answered
+ * @returns {boolean} true for rollhouse.v2.*
+ */
+export function isV2(subprotocol) {
+  return subprotocol === JSON_SUBPROTOCOL_V2 || subprotocol === MSGPACK_SUBPROTOCOL_V2;
+}
+
 /**
  * The codec of a negotiated subprotocol ("" or null: none was chosen, which means JSON).
  * @param {string | null | undefined} subprotocol what the server answered
@@ -140,5 +157,7 @@ function utf8Length(text) {
 export function codecFor(subprotocol) {
   if (!subprotocol || subprotocol === JSON_SUBPROTOCOL) return JSON_CODEC;
   if (subprotocol === MSGPACK_SUBPROTOCOL) return MSGPACK_CODEC;
+  if (subprotocol === JSON_SUBPROTOCOL_V2) return JSON_CODEC_V2;
+  if (subprotocol === MSGPACK_SUBPROTOCOL_V2) return MSGPACK_CODEC_V2;
   throw new ProtocolError(MALFORMED, `unknown subprotocol '${subprotocol}'`);
 }

@@ -66,6 +66,9 @@ export class ClientError extends RollhouseError {}
 
 /** The room refused a command: nothing changed; `code` says why, `details` holds data. */
 export class CommandRejected extends ClientError {}
+/** An act (v2: chat, a host's action) was refused; nothing changed. `code`: room/not_host,
+ * room/already_started, room/bad_action, chat/bad_text, chat/rate_limited, chat/not_allowed. */
+export class ActRejected extends CommandRejected {}
 
 /** The client gave up: a final error (room/replaced, ...), client/gave_up or client/closed. */
 export class ConnectionLost extends ClientError {}

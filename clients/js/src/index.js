@@ -8,16 +8,35 @@ export { Client, backoffDelay } from "./client.js";
 export {
   JSON_CODEC,
   JSON_SUBPROTOCOL,
+  JSON_SUBPROTOCOL_V2,
   MAX_FRAME,
   MAX_SERVER_FRAME,
   MSGPACK_CODEC,
   MSGPACK_SUBPROTOCOL,
+  MSGPACK_SUBPROTOCOL_V2,
   codecFor,
+  isV2,
 } from "./codec.js";
 export { BY_CODE, CATALOGUE, FINAL_CODES, describe, outcome } from "./codes.js";
-export { ClientError, CommandRejected, ConnectionLost, PatchError, ProtocolError, RollhouseError } from "./errors.js";
-export { createRoom, getRoom, httpUrl, listRooms, wsUrl } from "./http.js";
-export { command, hello, ping, resync, serverMessage } from "./messages.js";
+export { ActRejected, ClientError, CommandRejected, ConnectionLost, PatchError, ProtocolError, RollhouseError } from "./errors.js";
+export {
+  createGuest,
+  createRoom,
+  getRoom,
+  httpUrl,
+  listRooms,
+  me,
+  myRooms,
+  newInvite,
+  quickMatch,
+  register,
+  rename,
+  revokeInvite,
+  signIn,
+  signOut,
+  wsUrl,
+} from "./http.js";
+export { act, command, hello, ping, resync, serverMessage } from "./messages.js";
 export { Mirror } from "./mirror.js";
 export { applyPatch, checkOp } from "./patch.js";
 export { checkPlain } from "./plain.js";
@@ -34,6 +53,9 @@ export { Session } from "./session.js";
  * @typedef {import("./messages.js").ServerMessage} ServerMessage
  * @typedef {import("./messages.js").Hello} Hello
  * @typedef {import("./messages.js").Command} Command
+ * @typedef {import("./messages.js").Act} Act
+ * @typedef {import("./http.js").Player} Player
+ * @typedef {import("./http.js").SignedIn} SignedIn
  * @typedef {import("./messages.js").Welcome} Welcome
  * @typedef {import("./messages.js").Snapshot} Snapshot
  * @typedef {import("./messages.js").Patch} Patch

@@ -52,6 +52,15 @@ import { isMap } from "./plain.js";
  * @property {string | null} name 1..32 characters, or null
  * @property {string | null} seat_token the seat's secret, to rejoin it
  * @property {number | null} last_seq the last sequence applied, to resume from it
+ * @property {string} [session] v2: the player's session token (sent only when there is one)
+ * @property {string} [invite] v2: a private room's invite code (sent only when there is one)
+ */
+/**
+ * @typedef {object} Act v2: something done to the room (a chat line, a host's action),
+ *   answered by ack or reject like a command (docs/protocol.md 15.3).
+ * @property {"act"} type
+ * @property {string} id 1..64 characters, unique per player (or seat)
+ * @property {PlainMap & {type: string}} act e.g. {type: "chat", text: "hi"}, {type: "lock", on: true}
  */
 /**
  * @typedef {object} Command A game command with a client-chosen id (a retry reuses it).
@@ -61,7 +70,7 @@ import { isMap } from "./plain.js";
  */
 /** @typedef {{type: "resync"}} Resync "I saw a gap; send me a snapshot." */
 /** @typedef {{type: "ping", nonce: number | null}} Ping Keepalive; answered by pong. */
-/** @typedef {Hello | Command | Resync | Ping} ClientMessage */
+/** @typedef {Hello | Command | Act | Resync | Ping} ClientMessage */
 
 /**
  * @typedef {object} Welcome The answer to hello.
@@ -74,6 +83,7 @@ import { isMap } from "./plain.js";
  * @property {number} seq the sequence of `view`, or where patches resume when `view` is null
  * @property {View | null} view a full snapshot, or null: keep yours, patches follow
  * @property {number} server_time the server clock, unix seconds
+ * @property {string | null} [player] v2: your player id, when the hello carried a valid session
  */
 /**
  * @typedef {object} Snapshot A full view at `seq`, replacing yours.
@@ -141,15 +151,34 @@ import { isMap } from "./plain.js";
 // -- builders: every field, null where empty, in the order the Python SDK sends them ----------
 
 /**
- * @param {{room: string, role?: Role, name?: string | null, seatToken?: string | null, lastSeq?: number | null}} fields
+ * @param {{room: string, role?: Role, name?: string | null, seatToken?: string | null, lastSeq?: number | null, session?: string | null, invite?: string | null}} fields
+ *   `session` and `invite` are version 2 fields: left out when null (a v1 server refuses them)
  * @returns {Hello} a hello message
  */
-export function hello({ room, role = "player", name = null, seatToken = null, lastSeq = null }) {
+export function hello({ room, role = "player", name = null, seatToken = null, lastSeq = null, session = null, invite = null }) {
   if (name !== null && (name.length < 1 || name.length > 32))
     throw new ProtocolError(BAD_FIELD, `name: length must be 1..32, got ${name.length}`, "name");
   if (lastSeq !== null && !(Number.isInteger(lastSeq) && lastSeq >= 0))
     throw new ProtocolError(BAD_FIELD, `last_seq: must be an int >= 0, got ${lastSeq}`, "last_seq");
-  return { type: "hello", room, role, name, seat_token: seatToken, last_seq: lastSeq };
+  /** @type {Hello} */
+  const message = { type: "hello", room, role, name, seat_token: seatToken, last_seq: lastSeq };
+  if (session !== null) message.session = session;
+  if (invite !== null) message.invite = invite;
+  return message;
+}
+
+/**
+ * @param {string} id 1..64 characters
+ * @param {PlainMap & {type: string}} act a map with a str `type` (chat, lock, remove, fill, host, admit, hide)
+ * @returns {Act} an act message (version 2)
+ */
+export function act(id, act) {
+  if (typeof id !== "string" || id.length < 1 || id.length > 64)
+    throw new ProtocolError(BAD_FIELD, "id: length must be 1..64", "id");
+  if (!isMap(act)) throw new ProtocolError(BAD_FIELD, "act: expected a map", "act");
+  if (!("type" in act)) throw new ProtocolError(MISSING_FIELD, "act: missing field 'type'", "act.type");
+  if (typeof act.type !== "string") throw new ProtocolError(BAD_FIELD, "act.type: expected str", "act.type");
+  return { type: "act", id, act };
 }
 
 /**
@@ -239,11 +268,12 @@ const seats = (v, where) => {
 /** @type {Field[]} */
 const SEAT_FIELDS = [["seat", int], ["name", orNull(str)], ["connected", bool], ["bot", bool]];
 
-/** @type {{[type: string]: {fields: Field[], floats?: string[], nonNegative?: string[]}}} */
+/** @type {{[type: string]: {fields: Field[], floats?: string[], nonNegative?: string[], optional?: Field[]}}} */
 const SERVER = {
   welcome: {
     fields: [["room", str], ["game", str], ["role", role], ["seat", orNull(int)],
       ["seat_token", orNull(str)], ["seq", int], ["view", orNull(map)]],
+    optional: [["player", orNull(str)]],
     floats: ["server_time"],
     nonNegative: ["seq"],
   },
@@ -280,8 +310,11 @@ export function serverMessage(data) {
       throw new ProtocolError(BAD_FIELD, `${name}: expected a number`, name);
     floats[name] = Number(data[name]);
   }
-  const message = structure(spec.fields, data, tag, true, spec.floats);
+  const optional = spec.optional ?? [];
+  const message = structure(spec.fields, data, tag, true, [...(spec.floats ?? []), ...optional.map(([name]) => name)]);
   for (const name of spec.nonNegative ?? []) nonNegative(message[name], name);
+  // version 2 fields: checked when present, never filled in (a v1 message stays as it was)
+  for (const [name, kind] of optional) if (name in data) message[name] = kind(data[name], name);
   return /** @type {ServerMessage} */ ({ ...message, ...floats });
 }
 

@@ -15,7 +15,7 @@
 //   reconnect with backoff, at once for room/moved, or never for a final code (outcome()).
 
 import { RATE_LIMITED, outcome } from "./codes.js";
-import { command as commandMessage, hello, resync } from "./messages.js";
+import { act as actMessage, command as commandMessage, hello, resync } from "./messages.js";
 import { Mirror } from "./mirror.js";
 
 /**
@@ -41,18 +41,28 @@ import { Mirror } from "./mirror.js";
  * @property {Role} [role] player (the default) or spectator
  * @property {string | null} [name] the player's name (1..32 characters)
  * @property {string | null} [seatToken] a seat token kept from before: rejoin that seat
+ * @property {string | null} [session] v2: the player's session token (the seat is the player's)
+ * @property {string | null} [invite] v2: a private room's invite code
  */
 
 export class Session {
   /** @param {SessionOptions} options who joins which room */
-  constructor({ room, role = "player", name = null, seatToken = null }) {
+  constructor({ room, role = "player", name = null, seatToken = null, session = null, invite = null }) {
     this.room = room;
+    /** @type {string | null} v2: the player's session token, sent in every hello */
+    this.session = session || null;
+    /** @type {string | null} v2: the invite code, sent in every hello */
+    this.invite = invite || null;
     /** @type {Role} */
     this.role = role;
     this.name = name || null;
     this.mirror = new Mirror({ seatToken });
-    /** @type {Map<string, GameCommand>} commands sent and not yet answered, in send order */
+    /** @type {Map<string, GameCommand>} commands and (v2) acts sent and not yet answered, in send order */
     this.pending = new Map();
+    /** @type {string | null} v2: the player id from the last welcome that carried one (a session's) */
+    this.player = null;
+    /** @type {Set<string>} v2: the ids in `pending` that are acts, not commands */
+    this.acts = new Set();
     /** @type {boolean} a socket is open and its hello sent */
     this.open = false;
     /** @type {{code: string, message: string} | null} why the session ended for good */
@@ -68,13 +78,18 @@ export class Session {
       name: this.name,
       seatToken: this.mirror.seatToken,
       lastSeq: this.mirror.resumeSeq,
+      session: this.session,
+      invite: this.invite,
     });
   }
 
   /** @returns {ClientMessage[]} what to send on a socket that just opened */
   opened() {
     this.open = true;
-    return [this.hello(), ...[...this.pending].map(([id, cmd]) => commandMessage(id, cmd))];
+    return [
+      this.hello(),
+      ...[...this.pending].map(([id, body]) => (this.acts.has(id) ? actMessage(id, body) : commandMessage(id, body))),
+    ];
   }
 
   /**
@@ -102,6 +117,21 @@ export class Session {
   }
 
   /**
+   * Register an act (v2: chat, a host's action); the messages to send now. An act waits in
+   * `pending` with the commands (in send order) and goes again, with its id, when a socket
+   * opens (the server answers an id once).
+   * @param {string} id its id, unique per player
+   * @param {import("./plain.js").PlainMap & {type: string}} a the act
+   * @returns {ClientMessage[]} the act message, or nothing until a socket opens
+   */
+  act(id, a) {
+    const message = actMessage(id, a); // ProtocolError: no "type", a bad id
+    this.pending.set(id, a);
+    this.acts.add(id);
+    return this.open ? [message] : [];
+  }
+
+  /**
    * Apply one server message.
    * @param {ServerMessage} msg a checked server message
    * @returns {Step} what the shell must do
@@ -112,7 +142,14 @@ export class Session {
     const step = { actions, send: [], outcome: null, resyncLater: false };
     for (const action of actions) {
       if (action.type === "resync") step.send.push(resync());
-      else if (action.type === "ack" || action.type === "reject") this.pending.delete(action.id);
+      else if (action.type === "welcomed") {
+        if (action.welcome.player !== undefined && action.welcome.player !== null) this.player = action.welcome.player; // the last one a welcome carried
+        if (action.welcome.seat !== null) this.invite = null; // seated: the seat is the way back in, not the code
+      }
+      else if (action.type === "ack" || action.type === "reject") {
+        this.pending.delete(action.id);
+        this.acts.delete(action.id);
+      }
       else if (action.type === "error") {
         const { code, fatal, message } = action.error;
         step.outcome = this.ended(code, fatal, message);
@@ -135,6 +172,7 @@ export class Session {
     if (next === "give_up") {
       if (this.failure === null) this.failure = { code, message };
       this.pending.clear(); // nothing will answer them: the shell fails them
+      this.acts.clear();
     }
     return next;
   }

@@ -175,6 +175,52 @@ function runSession(vector, Kind = Session) {
   });
 }
 
+/**
+ * Every mismatch of a version 2 session vector (tests/vectors/sessions-v2): the session
+ * also holds a player session and an invite code, a step may be an `act`, `pending` lists
+ * unanswered commands and acts in send order, and `player` is the welcome's player id.
+ * @param {any} vector a session vector
+ * @returns {string[]} the failures
+ */
+function runSessionV2(vector) {
+  const { room, role, name, seat_token: seatToken, session: token, invite } = vector.session;
+  const session = new Session({ room, role, name, seatToken, session: token, invite });
+  return vector.steps.flatMap((/** @type {any} */ step, /** @type {number} */ n) => {
+    /** @type {import("../src/messages.js").ClientMessage[]} */
+    let sent = [];
+    /** @type {import("../src/mirror.js").Action[]} */
+    let actions = [];
+    /** @type {string | null} */
+    let next = null;
+    if (step.open) sent = session.opened();
+    else if (step.send) sent = session.command(step.send.id, step.send.command);
+    else if (step.act) sent = session.act(step.act.id, step.act.act);
+    else if (step.drop) next = session.dropped(step.drop.reason);
+    else {
+      const result = session.receive(JSON_CODEC.decodeServer(JSON.stringify(step.receive)));
+      sent = result.send;
+      actions = result.actions;
+      next = result.outcome;
+    }
+    const seen = observeMirror(session.mirror, actions);
+    delete seen.resync_requested;
+    Object.assign(seen, {
+      sent,
+      outcome: next,
+      pending: [...session.pending.keys()],
+      failure: session.failure?.code ?? null,
+      player: session.player,
+    });
+    return mismatches(step.expect, seen, [...SESSION_STATE, "player"], SESSION_OUTPUTS).map((m) => `step ${n}: ${m}`);
+  });
+}
+
+describe("session vectors, version 2: sessions, invites, acts", () => {
+  const vectors = loadAll("sessions-v2");
+  test("there are vectors", () => assert.ok(vectors.length >= 2));
+  for (const vector of vectors) test(vector.name, () => assert.deepEqual(runSessionV2(vector), []));
+});
+
 describe("session vectors: reconnect and resume", () => {
   const vectors = loadAll("sessions");
   test("there are vectors", () => assert.ok(vectors.length >= 8));

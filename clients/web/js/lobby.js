@@ -10,12 +10,18 @@ import contentStrings from "./i18n/roll-builder-content.js";
 import { BOT_DELAY, CLOCKS, TAKEOVERS, defaults, emblem, optionChoices, quickRoom } from "./lobby-games.js";
 import { savedToken } from "./protocol.js";
 import { showRules } from "./rules.js";
+// people at the table (issue 21): the account panel, my games, quick match, private tables
+import peopleStrings from "./i18n/people.js";
+import { authHeaders, bindName, ensurePlayer, mountAccount, roomLink, saveInvite } from "./people.js";
+import { mountMyGames } from "./mygames.js";
+import { quickMatchButton } from "./match.js";
 
 addStrings(lobbyStrings);
 addStrings(findStrings);
 addStrings(coachStrings);
 addStrings(replayStrings);
 addStrings(contentStrings);
+addStrings(peopleStrings);
 
 const REFRESH_MS = 3000;
 const EXPIRES_MIN = 10; // server/room/views.py WAITING_EXPIRES, said in the note
@@ -398,6 +404,11 @@ function renderGames() {
               $("#seats").focus();
             },
           }),
+          quickMatchButton(g, defaults(g.name)?.seats || g.min_seats, (text) => {
+            const error = $("[data-testid=quick-error]");
+            error.textContent = text;
+            error.hidden = false;
+          }),
           el("button", {
             type: "button",
             class: "btn small ghost",
@@ -421,11 +432,13 @@ async function loadGames() {
   renderGames();
 }
 
-/** POST /api/rooms; the new room's id, or an Error whose message is translated. */
+/** POST /api/rooms (as this browser's player: its host); the new room's link, or an
+ * Error whose message is translated. A private room's invite code is kept for its host. */
 async function postRoom(body) {
+  await ensurePlayer();
   const reply = await fetch("/api/rooms", {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: authHeaders({ "content-type": "application/json" }),
     body: JSON.stringify(body),
   });
   const data = await reply.json().catch(() => ({}));
@@ -436,7 +449,8 @@ async function postRoom(body) {
     err.field = e.field || /'(\w+)'/.exec(e.message || "")?.[1] || null;
     throw err;
   }
-  return data.room;
+  if (data.invite) saveInvite(data.room, data.invite);
+  return roomLink(data.room, data.invite || null);
 }
 
 function fieldLabel(game, field) {
@@ -456,8 +470,7 @@ async function playAgainstBot(game, button, learn = false) {
   try {
     const body = quickRoom(game.name, game.min_seats);
     if (learn) body.room.bot_delay = 2; // time to read what the table says
-    const room = await postRoom(body);
-    location.href = tableLink(room, false) + (learn ? "&learn=1" : "");
+    location.href = (await postRoom(body)) + (learn ? "&learn=1" : "");
   } catch (err) {
     error.textContent = t("lobby.create.failed", { message: err.message });
     error.hidden = false;
@@ -480,10 +493,13 @@ async function createRoom(ev) {
   };
   const takeover = $("#takeover").value;
   if (takeover !== "") body.room.takeover_after = Number(takeover);
+  body.room.visibility = $("#visibility").value;
+  if (!$("#watch").checked) body.room.watch = false;
+  if ($("#spectator-chat").checked) body.room.spectator_chat = "together";
   const button = $("[data-testid=create-submit]");
   button.disabled = true;
   try {
-    location.href = tableLink(await postRoom(body), false);
+    location.href = await postRoom(body);
   } catch (err) {
     const field = fieldLabel(game, err.field);
     error.textContent = t("lobby.create.failed", { message: field ? `${err.message} (${field})` : err.message });
@@ -498,6 +514,12 @@ function start() {
   const name = $("#player-name");
   name.value = localStorage.getItem(NAME_KEY) || "";
   name.addEventListener("input", () => localStorage.setItem(NAME_KEY, name.value.trim()));
+  const myGames = mountMyGames($("[data-testid=mygames]"));
+  const account = mountAccount($("[data-testid=account]"), () => {
+    name.value = localStorage.getItem(NAME_KEY) || name.value;
+    myGames.refresh();
+  });
+  bindName(name, () => account.render(), (message) => account.error(message));
   $("#game").addEventListener("change", () => renderOptions(true));
   $("#seats").addEventListener("change", () => renderSeatsAndBots(currentGame()));
   $("#create-form").addEventListener("submit", createRoom);
@@ -514,6 +536,8 @@ function start() {
     renderRooms();
   });
   onLangChange(() => {
+    account.render();
+    myGames.render();
     renderRooms();
     renderGames();
     renderOptions();

@@ -1,4 +1,4 @@
-// The Rollhouse wire protocol for browsers (JSON subprotocol "rollhouse.v1.json").
+// The Rollhouse wire protocol for browsers (JSON subprotocol "rollhouse.v2.json").
 //
 // ViewMirror is the pure part: a mirror of this viewer's view (the welcome's snapshot,
 // then every patch applied in order; a patch whose `from` is not our seq is a gap: ask
@@ -8,14 +8,30 @@
 // socket drops we reconnect with exponential backoff plus jitter, say hello with our
 // seat token and last seq, and re-send every unanswered command with the same id (the
 // server answers a repeated id with the first answer, so nothing runs twice).
+// Version 2 (docs/protocol.md section 15): the hello also carries the player's session
+// and a private room's invite code; `act` sends chat lines and the host's actions, answered
+// like commands; the welcome names our player id.
 
-export const SUBPROTOCOL = "rollhouse.v1.json";
+export const SUBPROTOCOL = "rollhouse.v2.json";
 const PING_EVERY_MS = 20000;
 const SILENCE_LIMIT_MS = 45000;
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_MAX_MS = 10000;
 // Errors after which reconnecting cannot help.
-const FINAL = new Set(["room/replaced", "room/not_found", "room/origin_forbidden", "room/bad_seat_token", "room/removed", "room/closed", "server/banned"]);
+const FINAL = new Set([
+  "room/replaced",
+  "room/not_found",
+  "room/origin_forbidden",
+  "room/bad_seat_token",
+  "room/removed",
+  // an operator closed the room, or banned this address or player (the console)
+  "room/closed",
+  "server/banned",
+  // version 2: the seats are locked, no spectators, a dead session
+  "room/locked",
+  "room/no_spectators",
+  "player/unauthorized",
+]);
 
 export class PatchError extends Error {}
 
@@ -173,6 +189,10 @@ export class ViewMirror {
   }
 }
 
+function requestMessage(kind, id, body) {
+  return kind === "act" ? { type: "act", id, act: body } : { type: "command", id, command: body };
+}
+
 function tokenKey(room) {
   return `rollhouse.seat.${room}`;
 }
@@ -211,11 +231,14 @@ export function wsUrl() {
  *   reject   ({code, message, details, command})
  */
 export class RoomClient {
-  constructor({ room, role = "player", name = null, url = wsUrl() }) {
+  constructor({ room, role = "player", name = null, url = wsUrl(), session = null, invite = null }) {
     this.room = room;
     this.role = role;
     this.name = name;
     this.url = url;
+    this.session = session; // the player's session token (v2), or null
+    this.invite = invite; // a private room's invite code (v2), or null
+    this.player = null; // our player id, from the welcome
     this.mirror = new ViewMirror();
     this.serverOffset = 0; // server clock minus our clock, seconds
     this.state = "closed";
@@ -305,10 +328,19 @@ export class RoomClient {
 
   /** Send a game command; resolves with the ack, rejects with a CommandError. */
   send(command) {
+    return this._request("command", command);
+  }
+
+  /** Send an act (v2: a chat line, a host's action); settled like a command. */
+  act(act) {
+    return this._request("act", act);
+  }
+
+  _request(kind, body) {
     const id = `${this.idPrefix}-${this.nextId++}`;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { command, resolve, reject });
-      if (this.welcomed) this._send({ type: "command", id, command });
+      this.pending.set(id, { command: body, kind, resolve, reject });
+      if (this.welcomed) this._send(requestMessage(kind, id, body));
     });
   }
 
@@ -343,9 +375,12 @@ export class RoomClient {
       const hello = { type: "hello", room: this.room, role: this.role };
       if (this.name) hello.name = this.name.slice(0, 32);
       if (token) hello.seat_token = token;
-      // Resume from our mirror only if it belongs to the same seat we ask for.
+      if (this.session) hello.session = this.session;
+      if (this.invite) hello.invite = this.invite;
+      // Resume from our mirror only if it belongs to the same seat we ask for (our seat
+      // token's, or our session's: the player's seat on any device).
       const resume = this.mirror.resumeSeq;
-      if (resume !== null && (token || this.role === "spectator")) hello.last_seq = resume;
+      if (resume !== null && (token || this.session || this.role === "spectator")) hello.last_seq = resume;
       this._send(hello);
     };
     ws.onmessage = (ev) => {
@@ -432,7 +467,7 @@ export class RoomClient {
         return this._send({ type: "resync" });
       case "welcomed":
         this._emit("welcome", action.message);
-        for (const [id, p] of this.pending) this._send({ type: "command", id, command: p.command });
+        for (const [id, p] of this.pending) this._send(requestMessage(p.kind, id, p.command));
         return undefined;
       case "ack":
         return this._settle(action.id, (p) => p.resolve(action.message));
@@ -466,7 +501,11 @@ export class RoomClient {
     this.welcomed = true;
     this.serverOffset = msg.server_time ? msg.server_time - Date.now() / 1000 : 0;
     this.role = msg.role;
-    if (msg.role === "player") saveToken(this.room, msg.seat_token);
+    if (msg.player) this.player = msg.player;
+    // seated: the seat (our token, our session) is the way back in, not the invite code
+    if (msg.seat !== null && msg.seat !== undefined) this.invite = null;
+    // a seat we came back to by our session comes with no token: keep the one we had
+    if (msg.role === "player" && (msg.seat_token || !this.player)) saveToken(this.room, msg.seat_token);
     this._setState("connected");
     this._startPings();
   }

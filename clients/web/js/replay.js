@@ -9,12 +9,16 @@ import tableStrings from "./i18n/table.js";
 import { Story, seatNameIn, spectatorContext } from "./story.js";
 import { loadGame } from "./games/index.js";
 import { showVerified } from "./verified.js";
+import { authHeaders, withInvite } from "./people.js";
 
 addStrings(strings);
 addStrings(tableStrings); // seat and bot names as the table says them
 
 const $ = (sel) => document.querySelector(sel);
 const roomId = new URLSearchParams(location.search).get("room");
+// a private room's history: read with the player's session, or the link's invite code
+const invite = new URLSearchParams(location.search).get("invite");
+const api = (path) => fetch(withInvite(path, invite), { headers: authHeaders() });
 const BASE_MS = 700;
 const POLL_MS = 2000;
 
@@ -39,7 +43,7 @@ function stepLines(step) {
 
 /** Read the story anew (first load, or a language switch: names in the new language). */
 async function readAll() {
-  story = new Story(roomId, game, { keepViews: true });
+  story = new Story(roomId, game, { keepViews: true, fetcher: api });
   await story.update();
   steps = story.steps;
 }
@@ -119,8 +123,8 @@ async function follow() {
     if (atEnd && !timer) index = steps.length - 1;
     render();
   }
-  info = await (await fetch(`/api/rooms/${encodeURIComponent(roomId)}`)).json();
-  if (info.status === "finished") showVerified($("[data-testid=replay-verified]"), roomId);
+  info = await (await api(`/api/rooms/${encodeURIComponent(roomId)}`)).json();
+  if (info.status === "finished") showVerified($("[data-testid=replay-verified]"), roomId, invite);
   else setTimeout(follow, POLL_MS);
 }
 
@@ -164,7 +168,7 @@ async function start() {
   if (!roomId) return fail(t("replay.no_room"));
   $("[data-testid=game-root]").textContent = t("replay.loading");
   try {
-    info = await (await fetch(`/api/rooms/${encodeURIComponent(roomId)}`)).json();
+    info = await (await api(`/api/rooms/${encodeURIComponent(roomId)}`)).json();
     if (info.error) throw new Error(info.error.message);
     game = await loadGame(info.game);
     $("[data-testid=game-title]").textContent = info.title || info.game;
@@ -180,7 +184,7 @@ async function start() {
   go(at ? steps.findIndex((s) => s.seq >= at) : steps.length - 1);
   const live = $("[data-testid=replay-live]");
   if (info.status === "finished") {
-    showVerified($("[data-testid=replay-verified]"), roomId);
+    showVerified($("[data-testid=replay-verified]"), roomId, invite);
   } else {
     live.hidden = false;
     live.href = `/table.html?room=${encodeURIComponent(roomId)}&watch=1`;

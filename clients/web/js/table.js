@@ -10,6 +10,11 @@ import { showRules } from "./rules.js";
 import { loadGame } from "./games/index.js";
 import { Story } from "./story.js";
 import { TurnAlert, mountAlertsMenu } from "./your-turn.js";
+// people at the table (issue 21): the player's session, invite codes, the host, chat
+import peopleStrings from "./i18n/people.js";
+import { authHeaders, ensurePlayer, forget, roomLink, savedInvite, saveInvite, session as sessionToken, syncName, withInvite } from "./people.js";
+import { mountChat } from "./chat.js";
+import { mountHost } from "./host.js";
 
 const $ = (sel) => document.querySelector(sel);
 const params = new URLSearchParams(location.search);
@@ -19,6 +24,13 @@ const watching = params.get("watch") === "1";
 const coaching = params.get("learn") === "1";
 
 addStrings(tableStrings);
+addStrings(peopleStrings);
+if (params.get("invite")) saveInvite(roomId, params.get("invite")); // a link's code, kept for reloads
+let invite = roomId ? savedInvite(roomId) : null;
+/** The invite code our HTTP requests bring: none once the session's seat lets us in. */
+const httpInvite = () => client?.invite ?? (client?.player ? null : invite);
+let chat = null; // js/chat.js
+let host = null; // js/host.js
 
 let client = null;
 let game = null; // the game module
@@ -165,9 +177,14 @@ function renderFatal() {
   if (fatal.key === "table.full_now_watching") return;
   const link = document.createElement("a");
   link.className = "btn small";
-  const gone = fatal.key === "table.no_room" || fatal.code === "room/not_found";
+  const gone = fatal.key === "table.no_room" || ["room/not_found", "room/removed", "room/no_spectators", "room/closed", "server/banned"].includes(fatal.code);
   link.href = gone ? "/" : location.href;
   link.textContent = gone ? t("table.to_lobby") : t("table.rejoin");
+  if (fatal.code === "room/locked") {
+    link.href = withInvite(`table.html?room=${encodeURIComponent(roomId)}&watch=1`, invite);
+    link.dataset.testid = "watch-instead";
+    link.textContent = t("table.watch_instead");
+  } else if (fatal.code === "player/unauthorized") link.textContent = t("table.start_again"); // a reload makes a new guest
   box.append(" ", link);
 }
 
@@ -192,7 +209,7 @@ function renderWaiting() {
   p.textContent = t("table.waiting", { taken, seats: room.seats.length });
   const share = document.createElement("p");
   share.className = "muted";
-  share.textContent = t("table.share");
+  share.textContent = room.visibility === "private" ? t("table.share_private") : t("table.share");
   share.append(" ", inviteButton());
   box.replaceChildren(p, list, share);
 }
@@ -204,7 +221,7 @@ function inviteButton() {
   button.dataset.testid = "copy-invite";
   button.textContent = ui.copied ? t("table.invite_copied") : t("table.invite");
   button.addEventListener("click", async () => {
-    const url = `${location.origin}/table.html?room=${encodeURIComponent(roomId)}`;
+    const url = roomLink(roomId, invite);
     try {
       await navigator.clipboard.writeText(url);
     } catch (_) {
@@ -233,7 +250,7 @@ async function rematch(button) {
   button.disabled = true;
   const box = $("[data-testid=after-game]");
   try {
-    const reply = await fetch(`/api/rooms/${encodeURIComponent(roomId)}/rematch`, { method: "POST" });
+    const reply = await fetch(withInvite(`/api/rooms/${encodeURIComponent(roomId)}/rematch`, httpInvite()), { method: "POST", headers: authHeaders() });
     const data = await reply.json().catch(() => ({}));
     if (reply.ok && data.room) {
       location.href = `table.html?room=${encodeURIComponent(data.room)}`;
@@ -277,13 +294,13 @@ function renderAfterGame() {
     row.append(button);
   }
   row.append(link("/", "btn", "new-game", t("table.new_game")));
-  row.append(link(`replay.html?room=${encodeURIComponent(roomId)}`, "btn", "watch-replay", t("replay.watch")));
+  row.append(link(withInvite(`replay.html?room=${encodeURIComponent(roomId)}`, httpInvite()), "btn", "watch-replay", t("replay.watch")));
   if (!verifiedBox) {  // checked once, when the game is over
     verifiedBox = document.createElement("p");
     verifiedBox.className = "notice";
     verifiedBox.dataset.testid = "dice-verified";
     verifiedBox.hidden = true;
-    showVerified(verifiedBox, roomId);
+    showVerified(verifiedBox, roomId, httpInvite());
   }
   const parts = [title, row, verifiedBox];
   if (ui.rematchError && !next) {
@@ -302,6 +319,22 @@ function renderAfterGame() {
   box.replaceChildren(...parts);
 }
 
+/** The host's panel and the chat, drawn from the view (js/host.js, js/chat.js). */
+function renderPeople() {
+  if (!client?.view) return;
+  const view = client.view;
+  const me = client.player;
+  host?.update({ view, player: me });
+  chat?.update({
+    view,
+    role: client.role,
+    player: me,
+    host: !!me && view.room?.host === me,
+    waiting: view.room?.status === "waiting",
+    canWrite: client.role === "player" ? client.seat !== null : !!me,
+  });
+}
+
 let lastPrompt = "";
 function announcePrompt() {
   const prompt = $("[data-testid=game-root] [data-testid=prompt]")?.textContent || "";
@@ -315,6 +348,7 @@ function render() {
   renderFatal();
   renderWaiting();
   renderAfterGame();
+  renderPeople();
   const root = $("[data-testid=game-root]");
   if (!client?.view || !game) return renderTurn();
   root.setAttribute("aria-busy", "false");
@@ -501,6 +535,8 @@ async function start() {
   const drawAlerts = mountAlertsMenu($("[data-testid=alerts]"));
   onLangChange(() => {
     drawAlerts?.();
+    chat?.rerender();
+    host?.rerender();
     render();
     readStory({ anew: true }); // names in the new language, from the first line
     drawBanner();
@@ -522,7 +558,22 @@ async function start() {
     if (client?.game) showRules(client.game, gameTitle || client.game);
   });
   const name = (localStorage.getItem("rollhouse.name") || "").trim() || null;
-  client = new RoomClient({ room: roomId, role: watching ? "spectator" : "player", name });
+  // a guest on the first visit (null: none can be made), named as the lobby's field says
+  const player = (await ensurePlayer(name)) && (await syncName(name));
+  const session = player ? sessionToken() : null;
+  // with a session the server seats us under the player's display name (kept by the lobby)
+  client = new RoomClient({ room: roomId, role: watching ? "spectator" : "player", name: session ? null : name, session, invite });
+  const act = (a) => client.act(a);
+  chat = mountChat($("[data-testid=chat]"), { act, seatName });
+  host = mountHost($("[data-testid=host-panel]"), {
+    room: roomId,
+    act,
+    seatName,
+    inviteChanged: (code) => {
+      invite = code;
+      renderWaiting();
+    },
+  });
   window.rollhouse = client; // handy in the console and for tests
   client.on("status", (s) => {
     status = s;
@@ -535,9 +586,11 @@ async function start() {
   client.on("welcome", async (msg) => {
     if (!game || game.name !== msg.game) {
       game = await loadGame(msg.game);
-      story = new Story(roomId, game);
+      // a private table's history: with the player's session (or the code we came with)
+      story = new Story(roomId, game, { fetcher: (url) => fetch(withInvite(url, httpInvite()), { headers: authHeaders() }) });
       try {
-        const info = await (await fetch(`/api/rooms/${encodeURIComponent(roomId)}`)).json();
+        const path = withInvite(`/api/rooms/${encodeURIComponent(roomId)}`, httpInvite());
+        const info = await (await fetch(path, { headers: authHeaders() })).json();
         gameTitle = info.title || msg.game;
         ui.info = info;
       } catch (_) {
@@ -562,6 +615,7 @@ async function start() {
       switchedToWatch = true;
       fatal = { key: "table.full_now_watching" };
     } else if (err.fatal) {
+      if (err.code === "player/unauthorized") forget(); // the session ended: the next visit makes a new guest
       if (err.code === "room/unavailable" || err.code === "room/slow_consumer") showReject(err.code, err.message);
       else fatal = { code: err.code, message: err.message };
     } else showReject(err.code, err.message);

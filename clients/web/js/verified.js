@@ -5,6 +5,7 @@
 import { addStrings, onLangChange, t } from "./i18n.js";
 import strings from "./i18n/replay.js";
 import { showRules } from "./rules.js";
+import { authHeaders, withInvite } from "./people.js";
 
 addStrings(strings);
 
@@ -31,10 +32,11 @@ onLangChange(() => {
   for (const [box, verdict] of shown) fill(box, verdict);
 });
 
-/** Fill `box` with the verdict for `room` (hidden if it cannot be had). */
-export async function showVerified(box, room) {
+/** Fill `box` with the verdict for `room` (hidden if it cannot be had); `invite`: the
+ * code a private room's visitor brings (none for its players: their session). */
+export async function showVerified(box, room, invite = null) {
   try {
-    const verdict = await (await fetch(`/api/rooms/${encodeURIComponent(room)}/verify`)).json();
+    const verdict = await (await fetch(withInvite(`/api/rooms/${encodeURIComponent(room)}/verify`, invite), { headers: authHeaders() })).json();
     shown.set(box, verdict);
     fill(box, verdict);
   } catch (_) {
