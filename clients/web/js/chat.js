@@ -7,22 +7,10 @@
 // Every name and every line is text: set with textContent, never parsed as HTML, and no
 // link in a line is made clickable.
 
+import { h as el } from "./dom.js";
 import { errorText, t } from "./i18n.js";
 
 const MAX_TEXT = 500;
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "text") node.textContent = v;
-    else if (k === "class") node.className = v;
-    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else node.setAttribute(k, v === true ? "" : v);
-  }
-  node.append(...children.filter((c) => c !== null && c !== undefined));
-  return node;
-}
 
 function clock(at) {
   const d = new Date(at * 1000);

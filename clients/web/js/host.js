@@ -5,21 +5,9 @@
 // else reads who the host is. Acts are refused by the server for anyone but the host;
 // the panel is only a convenience.
 
+import { h as el } from "./dom.js";
 import { errorText, t } from "./i18n.js";
 import { api, saveInvite } from "./people.js";
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "text") node.textContent = v;
-    else if (k === "class") node.className = v;
-    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else node.setAttribute(k, v === true ? "" : v);
-  }
-  node.append(...children.filter((c) => c !== null && c !== undefined));
-  return node;
-}
 
 /**
  * The host panel in `box`. `env`: room (id), act(act) → promise, seatName(seat),

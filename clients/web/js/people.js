@@ -9,6 +9,7 @@
 // version 1 client would: seat tokens still hold the seats.
 // Names are text: every name shown here is set with textContent, never as HTML.
 
+import { h as el } from "./dom.js";
 import { errorText, t } from "./i18n.js";
 
 const SESSION_KEY = "rollhouse.session";
@@ -200,19 +201,6 @@ export async function signOut(everywhere = false) {
 }
 
 // -- the account panel (lobby) -------------------------------------------------------------
-
-function el(tag, attrs = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "text") node.textContent = v;
-    else if (k === "class") node.className = v;
-    else if (k.startsWith("on")) node.addEventListener(k.slice(2), v);
-    else node.setAttribute(k, v === true ? "" : v);
-  }
-  node.append(...children.filter((c) => c !== null && c !== undefined));
-  return node;
-}
 
 function field(label, input) {
   return el("label", { class: "field" }, el("span", { text: label }), input);
