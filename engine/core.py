@@ -292,16 +292,25 @@ def get_game(name: str) -> Game[Any]:
     return game
 
 
+BUILTIN = ("engine.rollie", "engine.roll_player", "engine.roll_builder")
+"""The modules of the games that ship."""
+SHOWN_FIRST = ("rollie", "roll-player", "roll-builder")
+"""The order every list shows the games that ship in (Rollie first)."""
+
+
 def games() -> dict[str, Game[Any]]:
-    """Every registered game by name."""
+    """Every registered game by name: the games that ship in :data:`SHOWN_FIRST`'s
+    order, then any other in the order it registered (never in the order modules
+    happened to be imported: a process that imported Roll Builder first would list it
+    first, and the lobby's form would open on it)."""
     _load_builtin()
-    return dict(_GAMES)
+    return {**{name: _GAMES[name] for name in SHOWN_FIRST if name in _GAMES}, **_GAMES}
 
 
 def _load_builtin() -> None:
     import importlib
 
-    for module in ("engine.rollie", "engine.roll_player", "engine.roll_builder"):
+    for module in BUILTIN:
         try:
             importlib.import_module(module)
         except ModuleNotFoundError as exc:

@@ -65,7 +65,11 @@ async def test_the_web_client_plays_through_haproxy_and_outlives_its_node(
         await page.wait_for_selector(FINAL)
         await page.wait_for_selector("[data-testid=connection-status][data-state=connected]")
         async with httpx.AsyncClient(base_url=front.url, timeout=10) as http:
-            final = (await http.get(f"/api/rooms/{room}")).json()
+            for _ in range(50):  # the room list's summary follows the log (published after it)
+                final = (await http.get(f"/api/rooms/{room}")).json()
+                if final["status"] == "finished":
+                    break
+                await asyncio.sleep(0.1)
         assert final["status"] == "finished" and final["node"] != f"n{owner}"
         scores = final["result"]["scores"]
         for s, score in enumerate(scores):

@@ -46,6 +46,11 @@ async def test_a_reload_mid_game_restores_the_log(
     assert len(before) >= 4
     await ana.reload()
     await ana.wait_for_selector("[data-testid=connection-status][data-state=connected]")
+    # the log is read again from the room's history (story.js): wait until it is
+    await ana.wait_for_function(
+        "n => Number(document.querySelector('[data-testid=event-log]').dataset.count) >= n",
+        arg=len(before),
+    )
     after = await ana.evaluate(LOG)
     assert after[-len(before) :] == before
     # the restored log re-translates

@@ -67,3 +67,14 @@ def test_play_replay_views_and_timeouts(name: str, seed: int) -> None:
                 game.decide(state, command)
             except Rejection as exc:  # pragma: no cover - the failure message says which
                 pytest.fail(f"{name}: timeout command for seat {seat} rejected: {exc.code}")
+
+
+def test_games_are_listed_in_one_order_whatever_was_imported_first() -> None:
+    """GET /api/games and the lobby's form follow games(): Rollie first, even in a process
+    that imported Roll Builder before anything else (the full test suite does)."""
+    import subprocess
+    import sys
+
+    code = "import engine.roll_builder, engine.roll_player; from engine.core import games; print(list(games()))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "['rollie', 'roll-player', 'roll-builder']"
