@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from playwright.async_api import Error as PlaywrightError
@@ -74,3 +75,20 @@ async def play_to_the_end(page: Any, moves: list[str]) -> None:
             # the command is settled (ack or reject) when the buttons are enabled again
             await page.wait_for_function("window.rollhouse.pending.size === 0", timeout=10000)
     raise AssertionError("the game did not end within 400 moves")
+
+
+GAMES = [("rollie", 3, {"rounds": 1}), ("roll-player", 2, {}), ("roll-builder", 2, {})]
+"""One small room of each game, as the layout and accessibility tests play them."""
+
+
+async def finished_rooms(server: Any) -> dict[str, str]:
+    """One all-bot room per game of :data:`GAMES`, played to the end."""
+    rooms = {}
+    for game, seats, options in GAMES:
+        body = {"clock": 5, "bots": seats, "bot_delay": 0}
+        rooms[game] = (await server.create_room(game, seats, options=options, room=body))["room"]
+    for _ in range(1500):
+        if all(server.services.rooms.live[r].model.is_over for r in rooms.values()):
+            return rooms
+        await asyncio.sleep(0.02)
+    raise AssertionError("the bots did not finish")

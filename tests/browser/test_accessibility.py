@@ -19,13 +19,12 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import require_chromium
-from tests.browser.helpers import FINAL, table_url
+from tests.browser.helpers import FINAL, GAMES, finished_rooms, table_url
 from tests.support.server import LiveServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(240)]
 
 AXE = Path(__file__).parent / "node_modules" / "axe-core" / "axe.min.js"
-GAMES = [("rollie", 3, {"rounds": 1}), ("roll-player", 2, {}), ("roll-builder", 2, {})]
 SIZES = {"phone": (390, 844), "desktop": (1366, 860)}
 BLOCKING = ("serious", "critical")
 RUN_AXE = """async () => {
@@ -54,18 +53,6 @@ async def audit(page: Any, where: str, found: dict[str, list[dict[str, Any]]]) -
     counts = {i: sum(v["count"] for v in violations if v["impact"] == i)
               for i in ("critical", "serious", "moderate", "minor")}  # fmt: skip
     print(f"axe {where}: " + ", ".join(f"{n} {i}" for i, n in counts.items()))
-
-
-async def finished_rooms(server: LiveServer) -> dict[str, str]:
-    rooms = {}
-    for game, seats, options in GAMES:
-        body = {"clock": 5, "bots": seats, "bot_delay": 0}
-        rooms[game] = (await server.create_room(game, seats, options=options, room=body))["room"]
-    for _ in range(1500):
-        if all(server.services.rooms.live[r].model.is_over for r in rooms.values()):
-            return rooms
-        await asyncio.sleep(0.02)
-    raise AssertionError("the bots did not finish")
 
 
 @pytest.mark.parametrize("lang", ["en", "pt"])

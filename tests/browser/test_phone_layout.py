@@ -13,31 +13,17 @@ from typing import Any
 import pytest
 
 from tests.browser.conftest import require_chromium
-from tests.browser.helpers import FINAL, table_url
+from tests.browser.helpers import FINAL, GAMES, finished_rooms, table_url
 from tests.support.server import LiveServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(150)]
 
-GAMES = [("rollie", 3, {"rounds": 1}), ("roll-player", 2, {}), ("roll-builder", 2, {})]
 WIDTH = "document.documentElement.scrollWidth"
 DICE_TO_MAP = """() => {
   const dice = document.querySelector('.rb-dice-panel').getBoundingClientRect();
   const map = document.querySelector('.rb-map-panel').getBoundingClientRect();
   return map.top - dice.bottom;
 }"""
-
-
-async def finished_rooms(server: LiveServer) -> dict[str, str]:
-    """One all-bot room per game, played to the end."""
-    rooms = {}
-    for game, seats, options in GAMES:
-        body = {"clock": 5, "bots": seats, "bot_delay": 0}
-        rooms[game] = (await server.create_room(game, seats, options=options, room=body))["room"]
-    for _ in range(1500):
-        if all(server.services.rooms.live[r].model.is_over for r in rooms.values()):
-            return rooms
-        await asyncio.sleep(0.02)
-    raise AssertionError("the bots did not finish")
 
 
 async def assert_fits(page: Any, width: int, what: str) -> None:
