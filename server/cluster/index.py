@@ -15,8 +15,8 @@ lists it, which fills the gap in the index (HSETNX: an owner's summary always wi
 A summary is written after its records are durable, so a node killed in between
 leaves the index behind the log (issue 23: finished rooms listed as ``playing`` at an
 older seq for good, since nobody loads a finished room again). Whoever reads a
-summary therefore checks it against its room's log (:meth:`Index.behind`, one
-pipeline per page): one behind the log whose room no live node owns is folded again
+summary therefore checks it against its room's log (:meth:`Index.behind`: one script
+per page on one Redis, one pipeline on a Redis Cluster): one behind the log whose room no live node owns is folded again
 from the log and written back (:meth:`Index.mend`, kept only if newer than what the
 index holds), so the index never stays behind the log past a read.
 """
@@ -26,6 +26,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from redis.asyncio.cluster import RedisCluster
 from redis.exceptions import NoScriptError, RedisError
 
 from server.store import StoreUnavailable
@@ -49,12 +50,30 @@ return 1
 """
 
 
+# KEYS: each room's log stream and lease, in pairs. ARGV: each room's summary seq.
+# -> the 1-based positions of the rooms whose log is past their seq, each followed by
+# its lease holder (false: nobody). One Redis only: on a cluster each room is its own slot.
+BEHIND = """
+local out = {}
+for i = 1, #ARGV do
+  local top = redis.call('XREVRANGE', KEYS[2 * i - 1], '+', '-', 'COUNT', 1)
+  if #top > 0 and tonumber(string.match(top[1][1], '%-(%d+)$')) > tonumber(ARGV[i]) then
+    out[#out + 1] = i
+    out[#out + 1] = redis.call('GET', KEYS[2 * i])
+  end
+end
+return out
+"""
+
+
 class Index:
     def __init__(self, client: Client, prefix: str) -> None:
         self.client = client
         self.rooms_key = f"{prefix}:rooms"
         self.key = f"{prefix}:index"
         self._mend = client.register_script(MEND)
+        self._behind = client.register_script(BEHIND)
+        self._one_redis = not isinstance(client, RedisCluster)
 
     async def put(self, summaries: dict[str, dict[str, Any]]) -> None:
         """Store the summaries of these rooms (one HSET)."""
@@ -85,6 +104,15 @@ class Index:
         moved past that seq, each with its lease holder (None: nobody runs it)."""
         if not seqs:
             return {}
+        if self._one_redis:  # one script: a page of 500 rooms costs one round trip
+            names = [keys.room(r, part) for r in seqs for part in ("log", "lease")]
+            try:
+                found = await self._behind(keys=names, args=list(seqs.values()))
+            except RedisError as exc:
+                raise StoreUnavailable(f"redis unavailable: {exc}") from exc
+            rooms = list(seqs)
+            holders = [None if h is None else bytes(h).decode() for h in found[1::2]]
+            return {rooms[int(i) - 1]: h for i, h in zip(found[0::2], holders, strict=True)}
         try:
             async with self.client.pipeline(transaction=False) as pipe:
                 for room in seqs:

@@ -437,12 +437,14 @@ class Rooms:
         log (the server was killed between an append and the summary's next write,
         issue 23), gets one made from its log, once, and kept."""
         page, after = await self.store.room_page(cursor, limit)
+        kept = [r for r, s in page if s is not None and r not in self.live]
+        tops = await self.store.last_seqs(kept)
         out, made = [], {}
         for room_id, summary in page:
             room = self.live.get(room_id)
             if room is not None:
                 summary = room.summary()
-            elif summary is None or await self._behind(room_id, summary):
+            elif summary is None or int(summary.get("seq", 0)) < tops[room_id]:
                 summary = await self.summary_from_log(room_id)
                 if summary is None:
                     continue
@@ -450,10 +452,6 @@ class Rooms:
             out.append(summary)
         await self._write_summaries(made)
         return out, after
-
-    async def _behind(self, room_id: str, summary: dict[str, Any]) -> bool:
-        """Whether the log of a room not live here has moved past its kept summary."""
-        return int(summary.get("seq", 0)) < await self.store.last_seq(room_id)
 
     async def summary_from_log(self, room_id: str) -> dict[str, Any] | None:
         """A room's summary folded from its log, without loading it here (None: no log)."""

@@ -106,6 +106,11 @@ class EventStore(Protocol):
         """The room's last seq; 0 when it has no log."""
         ...
 
+    async def last_seqs(self, rooms: Sequence[str]) -> dict[str, int]:
+        """Each room's last seq (0 when it has no log), in one round trip: the room
+        list compares a page of summaries with their logs."""
+        ...
+
     async def list_rooms(self) -> list[str]:
         """Every room that has a log, in creation order."""
         ...

@@ -83,6 +83,11 @@ class MemoryStore:
         self._check_open()
         return len(self._logs.get(check_room(room), []))
 
+    async def last_seqs(self, rooms: Sequence[str]) -> dict[str, int]:
+        """Each room's last seq, 0 without a log."""
+        self._check_open()
+        return {room: len(self._logs.get(check_room(room), [])) for room in rooms}
+
     async def list_rooms(self) -> list[str]:
         """Rooms in creation order."""
         self._check_open()

@@ -101,6 +101,7 @@ log = logging.getLogger("rollhouse.store")
 APPEND_SHA = redis_lua.sha1(redis_lua.APPEND)
 SNAPSHOT_SHA = redis_lua.sha1(redis_lua.SAVE_SNAPSHOT)
 REPLY_SHA = redis_lua.sha1(redis_lua.SAVE_REPLY)
+LAST_SEQS_SHA = redis_lua.sha1(redis_lua.LAST_SEQS)
 TIMEOUTS = {"socket_timeout": 5.0, "socket_connect_timeout": 5.0}
 POOL_SIZE = 100
 """Connections a node's store client opens to Redis at most (redis-py's default)."""
@@ -215,6 +216,27 @@ class RedisStore(GroupCommitted):
         key = self.log_key(check_room(room))
         top = await self._guard(self._client.xrevrange(key, "+", "-", count=1))
         return _seq_of(top[0][0]) if top else 0
+
+    async def last_seqs(self, rooms: Sequence[str]) -> dict[str, int]:
+        """Each room's last seq, 0 without a log: on one Redis a script reads every
+        stream's top; on a cluster (each room its own slot) a pipeline of XREVRANGEs,
+        which redis-py sends to each master at once."""
+        self._check_open()
+        await self.layout()
+        wanted = [check_room(room) for room in rooms]
+        if not wanted:
+            return {}
+        keys = [self.log_key(room) for room in wanted]
+        if not self.cluster:
+            ids = await self._eval(redis_lua.LAST_SEQS, LAST_SEQS_SHA, keys, ())
+            return {room: _seq_of(top) if top else 0 for room, top in zip(wanted, ids, strict=True)}
+        pipe = self._client.pipeline(transaction=False)
+        for key in keys:
+            pipe.xrevrange(key, "+", "-", count=1)
+        tops = await self._guard(pipe.execute())
+        return {
+            room: _seq_of(top[0][0]) if top else 0 for room, top in zip(wanted, tops, strict=True)
+        }
 
     async def list_rooms(self) -> list[str]:
         """Rooms in creation order."""

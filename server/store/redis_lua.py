@@ -77,6 +77,18 @@ return 1
 )
 
 
+# KEYS: log streams (one Redis only: on a cluster each room is its own slot). Returns
+# each stream's top entry id, or false for a room with no log.
+LAST_SEQS = """
+local out = {}
+for i, key in ipairs(KEYS) do
+  local top = redis.call('XREVRANGE', key, '+', '-', 'COUNT', 1)
+  if #top > 0 then out[i] = top[1][1] else out[i] = false end
+end
+return out
+"""
+
+
 def sha1(script: str) -> str:
     """The id under which Redis caches ``script`` (what EVALSHA takes)."""
     return hashlib.sha1(script.encode()).hexdigest()

@@ -128,6 +128,18 @@ async def test_last_seq(store: EventStore) -> None:
     assert await store.last_seq("r-1") == 3
 
 
+async def test_last_seqs_of_many_rooms_at_once(store: EventStore) -> None:
+    """last_seqs answers every room asked, 0 for a room without a log, past one batch."""
+    assert await store.last_seqs([]) == {}
+    rooms = [f"r-{i}" for i in range(600)]
+    for i, room in enumerate(rooms[:3]):
+        await store.append(room, [ev(n) for n in range(1, i + 2)], 0)
+    await store.append(rooms[599], [ev(1), ev(2)], 0)
+    tops = await store.last_seqs(rooms)
+    assert tops == {**dict.fromkeys(rooms, 0), "r-0": 1, "r-1": 2, "r-2": 3, "r-599": 2}
+    assert tops == {room: await store.last_seq(room) for room in rooms}
+
+
 async def test_empty_append_returns_expected_and_writes_nothing(store: EventStore) -> None:
     """An append of no records returns expected_seq and creates no room."""
     assert await store.append("r-1", [], 0) == 0
@@ -202,6 +214,7 @@ async def test_invalid_room_ids_are_refused(store: EventStore, room: Any) -> Non
         store.append(room, [ev(1)], 0),
         store.read(room),
         store.last_seq(room),
+        store.last_seqs(["r-ok", room]),
         store.save_snapshot(room, 0, {}),
         store.load_snapshot(room),
     ]
