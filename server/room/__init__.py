@@ -15,6 +15,7 @@ Pure (no clock, no I/O; tests/test_boundaries.py checks):
 - :mod:`server.room.rebuild`   a core rebuilt from its log
 - :mod:`server.room.history`   the log made public (history, view at a seq, verify, export)
 - :mod:`server.room.ownership` who may write a room's log (the fence a claim returns)
+- :mod:`server.room.settings`  a room's own settings checked, with their defaults
 
 The asyncio shell:
 

@@ -24,7 +24,7 @@ from protocol import errors as codes
 from server.config import Settings
 from server.errors import RoomRefusal
 from server.metrics import Metrics
-from server.room.access import VISIBILITIES, invite_digest
+from server.room.access import invite_digest
 from server.room.core import CoreSettings, RoomCore
 from server.room.io import Input, Invite, Operate, Rematch, Reserve
 from server.room.model.records import (
@@ -39,6 +39,7 @@ from server.room.model.records import (
 )
 from server.room.ownership import Fencer, RoomElsewhere, StoreFencer
 from server.room.rebuild import Rebuilder
+from server.room.settings import PEOPLE_SETTINGS, room_settings
 from server.room.shell import Room
 from server.room.views import room_summary
 from server.store import EventStore, StoreError, StoreUnknown
@@ -54,8 +55,6 @@ LOAD_PAGE = 200
 """Records read from the store at once while a room loads: a Redis reply is parsed on
 the event loop, so a room's whole log in one read would stall every other room."""
 
-ROOM_SETTINGS = {"clock", "bots", "bot_policy", "bot_delay", "takeover_after", "visibility",
-                 "watch", "spectator_chat", "fill_bots_after", "host_grace"}  # fmt: skip
 INVITE_BYTES = 16
 """An invite code's randomness: 128 bits (the issue asks for at least 64)."""
 
@@ -158,13 +157,13 @@ class Rooms:
             raise BadOptions(
                 f"{game.title} takes {game.min_seats} to {game.max_seats} seats", field="seats"
             )
-        room_settings = _room_settings(room, seats, self.settings.default_clock_seconds)
-        people = {k: room_settings[k] for k in PEOPLE_SETTINGS if room_settings[k] is not None}
+        chosen = room_settings(room, seats, self.settings.default_clock_seconds)
+        people = {k: chosen[k] for k in PEOPLE_SETTINGS if chosen[k] is not None}
         if host is not None:
             people["host"] = host
-        if room_settings["bot_policy"] and room_settings["bot_policy"] not in game.policies:
+        if chosen["bot_policy"] and chosen["bot_policy"] not in game.policies:
             raise BadOptions(
-                f"{game.title} has no bot policy {room_settings['bot_policy']!r}; "
+                f"{game.title} has no bot policy {chosen['bot_policy']!r}; "
                 f"known: {sorted(game.policies)}",
                 field="bot_policy",
             )
@@ -179,12 +178,12 @@ class Rooms:
             seats,
             game_options,
             seed,
-            room_settings["clock"],
+            chosen["clock"],
             self.clock(),
             {
-                "bot_delay": room_settings["bot_delay"],
-                "takeover_after": room_settings["takeover_after"],
-                "takeover_policy": room_settings["bot_policy"],
+                "bot_delay": chosen["bot_delay"],
+                "takeover_after": chosen["takeover_after"],
+                "takeover_policy": chosen["bot_policy"],
                 **people,
             },
             salt=secrets.token_hex(16),
@@ -192,8 +191,8 @@ class Rooms:
         room_id = room_id or "r-" + secrets.token_hex(4)
         fence = await self._claim(room_id) if self.fencer.exclusive else None
         bots = [
-            seated_record(s, f"bot {s + 1}", None, room_settings["bot_policy"], record.at)
-            for s in range(room_settings["bots"])
+            seated_record(s, f"bot {s + 1}", None, chosen["bot_policy"], record.at)
+            for s in range(chosen["bots"])
         ]
         records: list[Record] = [record, *bots]
         invite = None
@@ -201,7 +200,7 @@ class Rooms:
             invite = secrets.token_urlsafe(INVITE_BYTES)
             act = {"type": "invite", "hash": invite_digest(invite)}
             records.append(RoomAct(act, record.at, host))
-        if room_settings["bots"] == seats:  # time alone moves it: load it again after a restart
+        if chosen["bots"] == seats:  # time alone moves it: load it again after a restart
             await self.store.set_driven(room_id, True)
         await self._append_new(room_id, [to_plain(r) for r in records], fence)
         model = rebuild(room_id, list(enumerate(records, start=1)))  # one atomic step above
@@ -581,70 +580,3 @@ def _inspect(room: Room) -> dict[str, Any]:
             {"seq": c.seq, "channel": c.channel, "text": c.text, "name": c.name} for c in model.chat
         ],
     }
-
-
-def _room_settings(room: Mapping[str, Any], seats: int, default_clock: float) -> dict[str, Any]:
-    """Validate the room's own settings (not the game's options)."""
-    unknown = set(room) - ROOM_SETTINGS
-    if unknown:
-        raise BadOptions(f"unknown room setting {sorted(unknown)[0]!r}", field=sorted(unknown)[0])
-    clock = room.get("clock", default_clock)
-    bots = room.get("bots", 0)
-    delay = room.get("bot_delay", 0.8)
-    policy = room.get("bot_policy", "")
-    takeover = room.get("takeover_after")
-    if not isinstance(clock, int | float) or isinstance(clock, bool) or not 0 <= clock <= 3600:
-        raise BadOptions("room setting 'clock' must be 0 (no clock) to 3600 seconds", field="clock")
-    if not isinstance(bots, int) or isinstance(bots, bool) or not 0 <= bots <= seats:
-        raise BadOptions(f"room setting 'bots' must be 0 to {seats}", field="bots")
-    if not isinstance(delay, int | float) or isinstance(delay, bool) or not 0 <= delay <= 30:
-        raise BadOptions("room setting 'bot_delay' must be 0 to 30 seconds", field="bot_delay")
-    if not isinstance(policy, str):
-        raise BadOptions("room setting 'bot_policy' must be a policy name", field="bot_policy")
-    if takeover is not None and (
-        not isinstance(takeover, int | float)
-        or isinstance(takeover, bool)
-        or not 0 <= takeover <= 3600
-    ):
-        raise BadOptions(
-            "room setting 'takeover_after' must be 0 to 3600 seconds", field="takeover_after"
-        )
-    return {
-        "clock": float(clock),
-        "bots": bots,
-        "bot_delay": float(delay),
-        "bot_policy": policy,
-        "takeover_after": None if takeover is None else float(takeover),
-        **_people_settings(room),
-    }
-
-
-PEOPLE_SETTINGS = ("visibility", "watch", "spectator_chat", "fill_bots_after", "host_grace")
-"""The room settings of a table people share (a missing one keeps its default)."""
-
-
-def _people_settings(room: Mapping[str, Any]) -> dict[str, Any]:
-    """Validate who may see the room and how it fills (see :mod:`server.room.access`)."""
-    visibility = room.get("visibility", "public")
-    if visibility not in VISIBILITIES:
-        raise BadOptions(f"room setting 'visibility' is one of {', '.join(VISIBILITIES)}",
-                         field="visibility")  # fmt: skip
-    watch = room.get("watch", True)
-    if not isinstance(watch, bool):
-        raise BadOptions("room setting 'watch' is true or false", field="watch")
-    chat = room.get("spectator_chat", "apart")
-    if chat not in ("apart", "together"):
-        raise BadOptions(
-            "room setting 'spectator_chat' is apart or together", field="spectator_chat"
-        )
-    out: dict[str, Any] = {"visibility": visibility, "watch": watch, "spectator_chat": chat}
-    for key, low, high in (("fill_bots_after", 0, 3600), ("host_grace", 5, 3600)):
-        value = room.get(key)
-        if value is not None and (
-            not isinstance(value, int | float)
-            or isinstance(value, bool)
-            or not low <= value <= high
-        ):
-            raise BadOptions(f"room setting {key!r} must be {low} to {high} seconds", field=key)
-        out[key] = None if value is None else float(value)
-    return out
