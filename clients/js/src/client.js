@@ -277,6 +277,11 @@ export class Client {
     return this.#failure;
   }
 
+  /** @returns {number} when the last frame arrived (Date.now(), ms; 0 before the first socket opened) */
+  get lastHeard() {
+    return this.#heard;
+  }
+
   /** @returns {number} the server's clock, unix seconds, as estimated from welcome and pong */
   serverNow() {
     return Date.now() / 1000 + this.clockOffset;
@@ -365,6 +370,7 @@ export class Client {
 
   #stopTimers() {
     clearTimeout(this.#timers.retry);
+    this.#timers.retry = undefined;
     clearInterval(this.#timers.ping);
     clearTimeout(this.#timers.resync);
   }
@@ -451,11 +457,26 @@ export class Client {
     const delay = this.#moved ? 0 : backoffDelay(this.#attempt, this.backoff, this.random);
     this.#moved = false;
     this.#setState("reconnecting", delay / 1000);
-    this.#timers.retry = setTimeout(() => {
-      if (this.#closed) return;
-      this.reconnects += 1;
-      this.#open();
-    }, delay);
+    this.#timers.retry = setTimeout(() => this.#reopen(), delay);
+  }
+
+  #reopen() {
+    this.#timers.retry = undefined;
+    if (this.#closed || this.#failure !== null) return;
+    this.reconnects += 1;
+    this.#open();
+  }
+
+  /**
+   * Reconnect now instead of when the backoff's delay ends (the network came back: a
+   * browser's "online" event). Does nothing unless a reconnect is waiting.
+   * @returns {boolean} whether a waiting reconnect was started now
+   */
+  retryNow() {
+    if (this.#timers.retry === undefined) return false;
+    clearTimeout(this.#timers.retry);
+    this.#reopen();
+    return true;
   }
 
   /** @param {SocketLike} ws the open socket */

@@ -187,6 +187,31 @@ test("a server that never answers: the client gives up after maxRetries", async 
   await assert.rejects(client.connect({ timeout: 2000 }), (/** @type {any} */ e) => e.code === "client/gave_up");
 });
 
+test("retryNow: a reconnect waiting for its backoff starts at once (the browser's online event)", async () => {
+  let connections = 0;
+  const url = await fakeServer(async (peer) => {
+    connections += 1;
+    await peer.next();
+    peer.send(connections === 1 ? welcome(3, VIEW) : welcome(3, null));
+    if (connections === 1) peer.socket.terminate();
+  });
+  // a backoff of a minute: only retryNow() can bring the second connection within the test
+  const client = new Client(url, "r", { ...options, backoff: [60000, 60000] });
+  assert.equal(client.retryNow(), false, "nothing waits before the first connection");
+  await client.connect();
+  const heard = client.lastHeard;
+  assert.ok(heard > 0 && heard <= Date.now());
+  await new Promise((resolve) => client.on("status", (s) => s.state === "reconnecting" && resolve(s)));
+  assert.equal(client.retryNow(), true);
+  assert.equal(client.retryNow(), false, "the reconnect is no longer waiting");
+  await client.waitFor(() => client.connected, { timeout: 5000 });
+  assert.equal(connections, 2);
+  assert.equal(client.reconnects, 1);
+  assert.ok(client.lastHeard >= heard);
+  client.close();
+  assert.equal(client.retryNow(), false, "a closed client stays closed");
+});
+
 test("msgpack frames both ways", async () => {
   /** @type {any[]} */
   const hellos = [];
