@@ -83,6 +83,9 @@ from server.store.url import is_redis
 log = logging.getLogger("rollhouse.app")
 WEB_ROOT = Path(str(files("clients") / "web"))
 """The web client's files (and the rules pages under ``rules/``): package data."""
+SDK_ROOT = Path(str(files("clients") / "js" / "src"))
+"""The JS SDK's sources (``@rollhouse/client``), served at ``/sdk/``: the web client imports
+them (its pages' import map), so the browser holds one copy of the protocol. Package data."""
 
 
 def error_response(code: str, message: str, status: int, field: str | None = None) -> JSONResponse:
@@ -441,6 +444,7 @@ def create_app(settings: Settings | None = None, store: EventStore | None = None
         Route("/metrics", metrics),
         *operator_api.routes(),
     ]
+    routes.append(Mount("/sdk", StaticFiles(directory=SDK_ROOT), name="sdk"))
     routes.append(Mount("/", StaticFiles(directory=WEB_ROOT, html=True), name="web"))
     handlers: dict[Any, Any] = {
         HTTPException: http_error,

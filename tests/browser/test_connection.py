@@ -1,4 +1,5 @@
-"""js/protocol.js in a real browser: dropped connections, lost commands, gaps."""
+"""The web client's connection (js/connection.js on the JS SDK's Client) in a real browser:
+dropped connections, lost commands, gaps."""
 
 from __future__ import annotations
 
@@ -10,8 +11,9 @@ from tests.support.server import LiveServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(60)]
 
-# Record every frame the page sends, every status it shows; the first command frame is
-# "lost on the wire": not sent, and the socket closes as if the network dropped.
+# Record every frame the page sends (and the socket it went on), every status it shows; the
+# first command frame is "lost on the wire": not sent, and the socket closes as if the network
+# dropped.
 SPY = """() => {
   window.__sent = [];
   window.__states = [];
@@ -19,6 +21,7 @@ SPY = """() => {
   rollhouse.on('status', s => window.__states.push(s.state));
   const send = WebSocket.prototype.send;
   WebSocket.prototype.send = function (data) {
+    window.__socket = this;
     const msg = JSON.parse(data);
     window.__sent.push(msg);
     if (msg.type === 'command' && window.__loseNextCommand) {
@@ -89,11 +92,12 @@ async def test_server_drop_resumes_with_patches_and_a_gap_resyncs(
     assert hello["seat_token"] and "last_seq" in hello
     assert await my_seat(ana) == seat
 
-    # a patch from the future: the client must not apply it, and asks for a snapshot
+    # a patch from the future, as if it came on the socket: the client must not apply it,
+    # and asks for a snapshot
     seq = await ana.evaluate("window.rollhouse.seq")
     await ana.evaluate(
-        "s => window.rollhouse._handle({type: 'patch', from: s + 5, to: s + 6, events: [],"
-        " ops: [{op: 'replace', path: ['game', 'round'], value: 99}]})",
+        "s => window.__socket.onmessage({data: JSON.stringify({type: 'patch', from: s + 5,"
+        " to: s + 6, events: [], ops: [{op: 'replace', path: ['game', 'round'], value: 99}]})})",
         seq,
     )
     await ana.wait_for_function("!window.rollhouse.resyncing")

@@ -1,4 +1,6 @@
-"""The shared mirror vectors (tests/vectors/mirror/*.json) run through js/protocol.js's ViewMirror."""
+"""The shared mirror vectors (tests/vectors/mirror/*.json) run in chromium through the JS SDK's
+Mirror, as the web client imports it (``@rollhouse/client`` through the page's import map,
+served from clients/js/src at /sdk/)."""
 
 from __future__ import annotations
 
@@ -14,15 +16,20 @@ pytestmark = [pytest.mark.browser, pytest.mark.timeout(30)]
 
 VECTORS = load()
 
-# Runs every vector through a fresh mirror (ViewMirror, or the broken one) and returns,
+# Runs every vector through a fresh mirror (the SDK's Mirror, or a broken one) and returns,
 # per vector, per step, the step as plain data named as in the vectors' "expect".
 RUN = """async ([vectors, broken]) => {
-  const { ViewMirror, applyPatch } = await import('/js/protocol.js');
+  const { Mirror, applyPatch } = await import('@rollhouse/client');
   // applies any patch that fits, ignoring from/to: must fail the gap vectors
-  class AppliesEveryPatch extends ViewMirror {
-    _patch(msg) {
-      try { return [this._replace(applyPatch(this.view, msg.ops), msg.to, msg.events)]; }
-      catch (_) { return []; }
+  class AppliesEveryPatch extends Mirror {
+    receive(msg) {
+      if (msg.type !== 'patch') return super.receive(msg);
+      try {
+        const previous = this.view;
+        this.view = applyPatch(this.view, msg.ops);
+        this.seq = msg.to;
+        return [{type: 'view', seq: msg.to, events: msg.events, view: this.view, previous}];
+      } catch (_) { return []; }
     }
   }
   const observe = (m, actions) => {
@@ -35,16 +42,16 @@ RUN = """async ([vectors, broken]) => {
       else if (a.type === 'resync') {
         if (seen.resync_requested) throw new Error('two resyncs in one step');
         seen.resync_requested = true;
-      } else if (a.type === 'ack') seen.answers[a.id] = {ack: a.message.seq};
+      } else if (a.type === 'ack') seen.answers[a.id] = {ack: a.seq};
       else if (a.type === 'reject') {
-        const r = a.message;
+        const r = a.reject;
         seen.answers[a.id] = {reject: {code: r.code, message: r.message, details: r.details || {}}};
-      } else if (a.type === 'error') seen.error = {code: a.message.code, fatal: a.message.fatal};
+      } else if (a.type === 'error') seen.error = {code: a.error.code, fatal: a.error.fatal};
     }
     return structuredClone(seen);
   };
   return vectors.map((v) => {
-    const m = broken ? new AppliesEveryPatch() : new ViewMirror();
+    const m = broken ? new AppliesEveryPatch() : new Mirror();
     return v.steps.map((step) => observe(m, m.receive(structuredClone(step.receive))));
   });
 }"""
@@ -71,7 +78,7 @@ async def page(live_server: LiveServer, new_page: NewPage) -> Any:
 
 
 async def test_view_mirror_follows_every_vector(page: Any) -> None:
-    """Every step of every vector: the JS mirror's state and actions are what it expects."""
+    """Every step of every vector: the SDK mirror's state and actions, in the browser."""
     failures = await run_vectors(page)
     assert failures == {name: [] for name in failures}
     assert len(failures) == len(VECTORS) > 0

@@ -1,8 +1,9 @@
 """Load the shared vectors and compare a step against a vector's ``expect``.
 
 The mirror vectors (``mirror/*.json``) are run by ``tests/clients/test_mirror_vectors.py``
-(the SDK's ``Mirror``), ``tests/browser/test_protocol_vectors.py`` (``ViewMirror`` in
-protocol.js) and the JS SDK's ``clients/js/test/vectors.test.js``; the session vectors
+(the SDK's ``Mirror``), the JS SDK's ``clients/js/test/vectors.test.js`` (in Node) and
+``tests/browser/test_protocol_vectors.py`` (the same JS ``Mirror`` in chromium, as the web
+client imports it); the session vectors
 (``sessions/*.json``) by ``tests/clients/test_session_vectors.py`` and the JS SDK. Each
 runner turns a step into the same plain ``observed`` map and hands it to
 :func:`mismatches`. See ``tests/vectors/README.md`` for every folder's schema.

@@ -8,7 +8,7 @@ import findStrings from "./i18n/lobby-finds.js";
 import coachStrings from "./i18n/coach.js";
 import contentStrings from "./i18n/roll-builder-content.js";
 import { BOT_DELAY, CLOCKS, TAKEOVERS, defaults, emblem, optionChoices, quickRoom } from "./lobby-games.js";
-import { savedToken } from "./protocol.js";
+import { savedToken } from "./connection.js";
 import { showRules } from "./rules.js";
 // people at the table (issue 21): the account panel, my games, quick match, private tables
 import peopleStrings from "./i18n/people.js";
@@ -444,7 +444,7 @@ async function postRoom(body) {
   const data = await reply.json().catch(() => ({}));
   if (!reply.ok) {
     const e = data.error || {};
-    const err = new Error(e.code ? errorText(e.code, e.message) : `HTTP ${reply.status}`);
+    const err = /** @type {Error & {field?: string | null}} */ (new Error(e.code ? errorText(e.code, e.message) : `HTTP ${reply.status}`));
     // which field: the server names it in `field` (or, for some games, only in its message)
     err.field = e.field || /'(\w+)'/.exec(e.message || "")?.[1] || null;
     throw err;

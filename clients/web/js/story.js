@@ -6,7 +6,7 @@
 // made here, so a reload, a return, a second device, a late spectator and the replay
 // all read the same lines, from the first roll, in the viewer's language.
 
-import { applyPatch } from "./protocol.js";
+import { applyPatch } from "@rollhouse/client";
 import { addStrings, t } from "./i18n.js";
 import storyStrings from "./i18n/story.js";
 

@@ -5,7 +5,7 @@
 import { addStrings, errorText, lang, mountLangSwitch, onLangChange, t } from "./i18n.js";
 import { showVerified } from "./verified.js";
 import tableStrings from "./i18n/table.js";
-import { RoomClient } from "./protocol.js";
+import { RoomClient } from "./connection.js";
 import { showRules } from "./rules.js";
 import { loadGame } from "./games/index.js";
 import { Story } from "./story.js";
@@ -353,7 +353,7 @@ function render() {
   if (!client?.view || !game) return renderTurn();
   root.setAttribute("aria-busy", "false");
   root.dataset.game = client.game;
-  const focused = document.activeElement?.dataset?.testid;
+  const focused = /** @type {HTMLElement | null} */ (document.activeElement)?.dataset?.testid;
   game.render(root, context());
   // keep keyboard focus across the redraw, unless the game moves it (ui.focus)
   const target = ui.focus || focused;
@@ -521,7 +521,7 @@ function tickClocks() {
   if (!client) return;
   const now = client.serverNow();
   turnAlert?.tick(now);
-  for (const el of document.querySelectorAll("[data-deadline]")) {
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-deadline]"))) {
     const left = Math.max(0, Number(el.dataset.deadline) - now);
     const text = t("table.clock", { s: Math.ceil(left) });
     if (el.textContent !== text) el.textContent = text;
@@ -544,7 +544,7 @@ async function start() {
   renderLog();
   if (!roomId) {
     fatal = { key: "table.no_room" };
-    status = { state: "closed" };
+    status = { state: "closed", retryIn: null };
     renderStatus();
     renderFatal();
     return;
