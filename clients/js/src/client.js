@@ -335,7 +335,8 @@ export class Client {
 
   /**
    * Open the connection and wait for the first welcome.
-   * @param {{timeout?: number}} [options] ms to wait (10000)
+   * @param {{timeout?: number | null}} [options] ms to wait (10000); null: no bound (a page
+   *   that waits for a server coming back)
    * @returns {Promise<this>} the client, welcomed
    */
   async connect({ timeout = 10000 } = {}) {

@@ -104,7 +104,7 @@ export function helloName(name) {
 
 /** One viewer of one room: the page's shell around the SDK's Client. */
 export class RoomClient {
-  /** @type {{[K in keyof Events]?: ((payload: Events[K]) => void)[]}} */
+  /** @type {Partial<Record<keyof Events, ((payload: any) => void)[]>>} */
   #handlers = {};
   /** @type {Client} */
   #client;
@@ -198,6 +198,7 @@ export class RoomClient {
    * @returns {this} the client
    */
   on(name, fn) {
+    /** @type {((payload: any) => void)[]} */
     const list = this.#handlers[name] ?? [];
     this.#handlers[name] = list;
     list.push(fn);

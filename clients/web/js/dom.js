@@ -2,6 +2,13 @@
 //   h("button", {class: "x", text: "Roll", testid: "roll", onclick: fn}, child, [more])
 // null / undefined / false attributes and children are skipped; `true` sets an empty attribute.
 
+/**
+ * @template {keyof HTMLElementTagNameMap} K
+ * @param {K} tag the element's tag
+ * @param {{[name: string]: any}} [attrs] attributes; `class`, `text`, `testid` and `on<event>` handlers
+ * @param {...any} children nodes, strings, arrays of them; null, undefined and false are skipped
+ * @returns {HTMLElementTagNameMap[K]} the element (h("input") is an HTMLInputElement)
+ */
 export function h(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) {

@@ -80,6 +80,7 @@ export function mountHost(box, env) {
       );
       return;
     }
+    /** @type {HTMLElement[]} */
     const parts = [el("h2", { id: "host-title", text: t("host.title") })];
     if (room.status === "waiting") {
       parts.push(el("ul", { class: "host-seats", "data-testid": "host-seats" }, ...(room.seats || []).map((s) => seatRow(s, room, state.player))));

@@ -7,6 +7,9 @@ import errorStrings from "./i18n/errors.js";
 const STORAGE_KEY = "rollhouse.lang";
 export const LANGS = ["en", "pt-BR"];
 
+/** @typedef {{[key: string]: string}} Strings one language's strings by key */
+
+/** @type {Strings} */
 const en = {
   "app.name": "Rollhouse",
   "app.tagline": "Live dice games with friends",
@@ -181,6 +184,7 @@ const en = {
   "rollie.final.none": "—",
 };
 
+/** @type {Strings} */
 const pt = {
   "app.name": "Rollhouse",
   "app.tagline": "Jogos de dados ao vivo com os amigos",
@@ -355,35 +359,50 @@ const pt = {
   "rollie.final.none": "—",
 };
 
+/** @type {{[lang: string]: Strings}} every string of every language */
 export const DICTIONARIES = { en, "pt-BR": pt };
 
 /**
  * Add a game's own strings (``js/i18n/<game>.js`` exports ``{en: {...}, "pt-BR": {...}}``);
  * a game module calls this when it loads, so games keep their strings beside them.
+ * @param {{[lang: string]: Strings}} more strings per language
  */
 export function addStrings(more) {
   for (const code of LANGS) Object.assign(DICTIONARIES[code], more[code] || {});
 }
 
+/** @returns {string} the language kept from before, else the browser's */
 function detect() {
   try {
     const saved = localStorage.getItem(STORAGE_KEY);
-    if (LANGS.includes(saved)) return saved;
+    if (saved !== null && LANGS.includes(saved)) return saved;
   } catch (_) {
     /* storage may be unavailable */
   }
-  const nav = (navigator.languages && navigator.languages[0]) || navigator.language || "en";
-  return nav.toLowerCase().startsWith("pt") ? "pt-BR" : "en";
+  return fromNavigator(typeof navigator === "undefined" ? null : navigator); // none in Node's tests
+}
+
+/**
+ * The language a browser asks for: Portuguese for any pt-*, else English.
+ * @param {{languages?: readonly string[], language?: string} | null} nav the browser's navigator
+ * @returns {string} a code of LANGS
+ */
+export function fromNavigator(nav) {
+  const wanted = nav?.languages?.[0] || nav?.language || "en";
+  return wanted.toLowerCase().startsWith("pt") ? "pt-BR" : "en";
 }
 
 let current = detect();
 addStrings(errorStrings);
+/** @type {Set<(code: string) => void>} */
 const listeners = new Set();
 
+/** @returns {string} the current language's code */
 export function lang() {
   return current;
 }
 
+/** @param {string} code a code of LANGS (anything else changes nothing) */
 export function setLang(code) {
   if (!LANGS.includes(code) || code === current) return;
   current = code;
@@ -397,28 +416,49 @@ export function setLang(code) {
   for (const fn of listeners) fn(code);
 }
 
+/** @param {(code: string) => void} fn called after each switch, with the new code */
 export function onLangChange(fn) {
   listeners.add(fn);
 }
 
+/**
+ * @param {string} key a string's key
+ * @returns {boolean} the current language, or English, has it
+ */
 export function has(key) {
   return key in DICTIONARIES[current] || key in en;
 }
 
 /** The string `key` in the current language, `{name}` filled from params. A param may
  * itself be `{key, params, fallback}` (a game's log keeps names that way, so a line
- * re-translates when the language changes): it is translated too. */
+ * re-translates when the language changes): it is translated too.
+ * @param {string} key the string's key
+ * @param {{[name: string]: unknown}} [params] what fills its {placeholders}
+ * @returns {string} the text
+ */
 export function t(key, params = {}) {
   const text = DICTIONARIES[current][key] ?? en[key] ?? key;
-  return text.replace(/\{(\w+)\}/g, (m, name) => (params && name in params ? param(params[name]) : m));
+  return text.replace(/\{(\w+)\}/g, (/** @type {string} */ m, /** @type {string} */ name) => (params && name in params ? param(params[name]) : m));
 }
 
+/**
+ * @param {unknown} value a param: shown as text, or a {key, params, fallback} translated
+ * @returns {string} its text
+ */
 function param(value) {
-  if (value && typeof value === "object" && "key" in value) return has(value.key) ? t(value.key, value.params) : String(value.fallback ?? value.key);
+  if (value && typeof value === "object" && "key" in value) {
+    const { key, params, fallback } = /** @type {{key: string, params?: {[name: string]: unknown}, fallback?: unknown}} */ (value);
+    return has(key) ? t(key, params) : String(fallback ?? key);
+  }
   return String(value);
 }
 
-/** A rejection or error code as a sentence in the current language (server text otherwise). */
+/**
+ * A rejection or error code as a sentence in the current language (server text otherwise).
+ * @param {string} code the error code
+ * @param {string | null} [fallback] the server's message
+ * @returns {string} the sentence
+ */
 export function errorText(code, fallback) {
   const key = `err.${code}`;
   if (has(key)) return t(key);
@@ -428,22 +468,35 @@ export function errorText(code, fallback) {
   return current === "en" && fallback ? fallback : t("err.generic");
 }
 
-/** Fill every [data-i18n] (text), [data-i18n-aria] (aria-label), [data-i18n-placeholder]. */
+/**
+ * @param {ParentNode} root where to look
+ * @param {string} selector a CSS selector
+ * @returns {NodeListOf<HTMLElement>} the elements (every match in a page is an HTML element)
+ */
+function htmlElements(root, selector) {
+  return root.querySelectorAll(selector);
+}
+
+/**
+ * Fill every [data-i18n] (text), [data-i18n-aria] (aria-label), [data-i18n-placeholder].
+ * @param {ParentNode} [root] where to look
+ */
 export function translatePage(root = document) {
-  for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(el.dataset.i18n);
-  for (const el of root.querySelectorAll("[data-i18n-aria]"))
-    el.setAttribute("aria-label", t(el.dataset.i18nAria));
-  for (const el of root.querySelectorAll("[data-i18n-placeholder]"))
-    el.setAttribute("placeholder", t(el.dataset.i18nPlaceholder));
-  for (const el of root.querySelectorAll("[data-lang]"))
+  for (const el of htmlElements(root, "[data-i18n]")) el.textContent = t(el.dataset.i18n ?? "");
+  for (const el of htmlElements(root, "[data-i18n-aria]"))
+    el.setAttribute("aria-label", t(el.dataset.i18nAria ?? ""));
+  for (const el of htmlElements(root, "[data-i18n-placeholder]"))
+    el.setAttribute("placeholder", t(el.dataset.i18nPlaceholder ?? ""));
+  for (const el of htmlElements(root, "[data-lang]"))
     el.setAttribute("aria-pressed", String(el.dataset.lang === current));
 }
 
 /** Wire the EN / PT buttons of a page (any element with data-lang). */
+/** @param {ParentNode} [root] where the buttons are */
 export function mountLangSwitch(root = document) {
   document.documentElement.lang = current;
-  for (const el of root.querySelectorAll("[data-lang]")) {
-    el.addEventListener("click", () => setLang(el.dataset.lang));
+  for (const el of htmlElements(root, "[data-lang]")) {
+    el.addEventListener("click", () => setLang(el.dataset.lang ?? ""));
   }
   translatePage(root);
 }

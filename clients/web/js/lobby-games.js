@@ -48,7 +48,7 @@ const EMBLEMS = {
     svg(
       "0 0 120 64",
       `${[[18, 20, "#cfe3a7"], [40, 20, "#cfe3a7"], [29, 39, "#9cc7e6"], [51, 39, "#cfe3a7"], [62, 20, "#e8dcb5"]]
-        .map(([x, y, f]) => `<polygon points="${[0, 60, 120, 180, 240, 300].map((a) => `${x + 12 * Math.cos(((a + 30) * Math.PI) / 180)},${y + 12 * Math.sin(((a + 30) * Math.PI) / 180)}`).join(" ")}" fill="${f}" stroke="#8a7a55" stroke-width="1.2"/>`)
+        .map((/** @type {[number, number, string]} */ [x, y, f]) => `<polygon points="${[0, 60, 120, 180, 240, 300].map((a) => `${x + 12 * Math.cos(((a + 30) * Math.PI) / 180)},${y + 12 * Math.sin(((a + 30) * Math.PI) / 180)}`).join(" ")}" fill="${f}" stroke="#8a7a55" stroke-width="1.2"/>`)
         .join("")}
        <line x1="18" y1="20" x2="51" y2="39" stroke="#7a4a1f" stroke-width="3" stroke-linecap="round"/>
        <rect x="36" y="14" width="9" height="9" fill="#fff" stroke="#1f2430" stroke-width="1.4"/>

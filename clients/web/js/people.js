@@ -264,6 +264,7 @@ export function mountAccount(box, changed = () => {}) {
 
   function render() {
     const player = savedPlayer();
+    /** @type {HTMLElement[]} */
     const parts = [el("h2", { id: "account-title", text: t("people.title") })];
     if (player) {
       const who = el("p", { class: "who", "data-testid": "account-who" });
@@ -323,7 +324,12 @@ export function mountAccount(box, changed = () => {}) {
 
 /** Keep the player's display name in step with the lobby's name field (on change);
  * `failed(message)` is told a refusal (player/bad_name), translated. */
-export function bindName(input, changed = () => {}, failed = () => {}) {
+/**
+ * @param {HTMLInputElement} input the name field
+ * @param {() => void} [changed] after a rename
+ * @param {(message: string) => void} [failed] with the server's refusal
+ */
+export function bindName(input, changed = () => {}, failed = (_message) => {}) {
   input.addEventListener("change", async () => {
     const name = input.value.trim();
     if (!name || !session() || name === savedPlayer()?.name) return;

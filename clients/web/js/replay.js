@@ -61,7 +61,7 @@ function render() {
   scrub.value = String(index);
   $("[data-testid=replay-seq]").textContent = t("replay.position", { i: index + 1, n: steps.length, seq: step.seq });
   $("[data-testid=replay-play]").textContent = timer ? t("replay.pause") : t("replay.play");
-  for (const li of document.querySelectorAll("[data-testid=replay-timeline] li")) {
+  for (const li of /** @type {NodeListOf<HTMLElement>} */ (document.querySelectorAll("[data-testid=replay-timeline] li"))) {
     const current = Number(li.dataset.index) === index;
     li.classList.toggle("current", current);
     if (current) li.setAttribute("aria-current", "step");
@@ -141,7 +141,7 @@ function wire() {
   });
   $("[data-testid=replay-speed]").addEventListener("change", () => timer && play());
   document.addEventListener("keydown", (e) => {
-    if (e.target.closest?.("input, select")) return;
+    if (/** @type {Element | null} */ (e.target)?.closest?.("input, select")) return;
     if (e.key === "ArrowLeft") go(index - 1);
     else if (e.key === "ArrowRight") go(index + 1);
     else if (e.key === " ") (e.preventDefault(), timer ? stop() : play());

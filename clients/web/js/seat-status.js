@@ -4,7 +4,23 @@
 
 import { h } from "./dom.js";
 
-/** The presence dot and status tags of seat `s`. */
+/**
+ * What a seat's header needs of the table's context.
+ * @typedef {object} SeatContext
+ * @property {(key: string, params?: {[name: string]: unknown}) => string} t a string in the viewer's language
+ * @property {(seat: number) => string} seatName the seat's player name
+ * @property {((seat: number) => boolean) | undefined} [seatConnected] the player is here
+ * @property {((seat: number) => boolean) | undefined} [seatTakeover] a bot plays for the absent player
+ * @property {{marks?: {[seat: number]: {kind: string, until: number}}} | undefined} [ui] the page's state
+ * @property {number | null} [seat] the viewer's seat
+ */
+
+/**
+ * The presence dot and status tags of seat `s`.
+ * @param {SeatContext} ctx the table's context
+ * @param {number} s the seat
+ * @returns {(HTMLElement | null)[]} the dot and the tags
+ */
 export function seatBadges(ctx, s) {
   const { t } = ctx;
   const name = ctx.seatName(s);
@@ -20,7 +36,13 @@ export function seatBadges(ctx, s) {
   ];
 }
 
-/** The accessible name of seat `s`'s card: who sits there, and whether it is you or a bot. */
+/**
+ * The accessible name of seat `s`'s card: who sits there, and whether it is you or a bot.
+ * @param {SeatContext} ctx the table's context
+ * @param {number} s the seat
+ * @param {boolean} [bot] a bot sits there
+ * @returns {string} the name
+ */
 export function seatLabel(ctx, s, bot) {
   const name = ctx.seatName(s);
   if (s === ctx.seat) return ctx.t("seat.label_you", { name });

@@ -12,9 +12,35 @@ import storyStrings from "./i18n/story.js";
 
 addStrings(storyStrings);
 
+/**
+ * @typedef {any} View a spectator's view of the room (plain data; its shape is each game's)
+ * @typedef {{[key: string]: unknown}} Params what fills a line's {placeholders}
+ * @typedef {{key: string, params: Params, kind: string, banner?: boolean}} Line one line of the log
+ * @typedef {object} Entry one entry of the room's history (GET /api/rooms/{id}/events)
+ * @property {string} kind "event", or what the room did: seated, left, returned, takeover, rematch...
+ * @property {number} seq its sequence number
+ * @property {string} [name] an event's public name
+ * @property {number | null} [seat] the seat it concerns (a command's last event: the player's)
+ * @property {number} [at] when (unix seconds)
+ * @property {string | null} [by] a room's move for a player: timeout, bot or takeover
+ * @property {boolean} [bot] a seat taken by a bot
+ * @property {unknown[]} [ops] the patch to the spectator's view
+ * @property {View} [view] the spectator's whole view (instead of ops)
+ * @typedef {{seq: number, entries: Entry[], events: string[], by: string | null, seat: number | null, kind: string}} Step
+ *   the entries of one write, as the live table saw them
+ * @typedef {{seq: number, entries: Entry[], events: string[], lines: Line[], view?: View}} KeptStep
+ * @typedef {{describe?: (previous: View, view: View, events: string[], ctx: any) => Line[]}} GameModule
+ * @typedef {(url: string) => Promise<Response>} Fetcher
+ */
+
 const PAGE = 500;
 
-/** A seat's name as the log says it, in the viewer's language ("bot 2" is the server's). */
+/**
+ * A seat's name as the log says it, in the viewer's language ("bot 2" is the server's).
+ * @param {View} view the view
+ * @param {number} s the seat
+ * @returns {string} the name
+ */
 export function seatNameIn(view, s) {
   const name = view?.room?.seats?.[s]?.name;
   const bot = /^bot (\d+)$/.exec(name || "");
@@ -26,8 +52,13 @@ export function seatNameIn(view, s) {
  * Every entry after `from`, page by page (a step is never cut between two pages).
  * `fetcher(url)` does the request (`fetch`, or one that adds the player's session and
  * invite, so a private table's story reads too).
+ * @param {string} roomId the room
+ * @param {number} from the last seq read
+ * @param {Fetcher} [fetcher] does the request
+ * @returns {Promise<Entry[]>} the entries
  */
 export async function fetchEntries(roomId, from, fetcher = (url) => fetch(url)) {
+  /** @type {Entry[]} */
   const entries = [];
   let next = from;
   for (let pages = 0; next !== null && pages < 1000; pages++) {
@@ -40,7 +71,12 @@ export async function fetchEntries(roomId, from, fetcher = (url) => fetch(url)) 
   return entries;
 }
 
-/** Whether `entry` starts a new step after `group` (the entries of the step so far). */
+/**
+ * Whether `entry` starts a new step after `group` (the entries of the step so far).
+ * @param {Entry[]} group the step so far
+ * @param {Entry} entry the next entry
+ * @returns {boolean} it starts a new step
+ */
 function startsStep(group, entry) {
   if (!group.length) return false;
   const last = group[group.length - 1];
@@ -53,9 +89,13 @@ function startsStep(group, entry) {
  * Entries cut into steps, each {seq, entries, events, by, seat}: `events` are the
  * public names as the live patch carried them (`timeout`, `bot` or `takeover` first
  * when the room moved for a player).
+ * @param {Entry[]} entries the history, oldest first
+ * @returns {Step[]} its steps
  */
 export function cutSteps(entries) {
+  /** @type {Entry[][]} */
   const groups = [];
+  /** @type {Entry[]} */
   let group = [];
   for (const entry of entries) {
     if (startsStep(group, entry)) {
@@ -67,15 +107,22 @@ export function cutSteps(entries) {
   if (group.length) groups.push(group);
   return groups.map((g) => {
     const last = g[g.length - 1];
-    const names = g.filter((e) => e.kind === "event").map((e) => e.name);
+    const names = g.filter((e) => e.kind === "event").map((e) => String(e.name));
     const by = last.kind === "event" ? last.by || null : null;
     return { seq: last.seq, entries: g, events: by ? [by, ...names] : names, by, seat: last.seat ?? null, kind: last.kind };
   });
 }
 
-/** What the log says of one step the room itself made (a clock, a seat, a takeover). */
+/**
+ * What the log says of one step the room itself made (a clock, a seat, a takeover).
+ * @param {Step} step the step
+ * @param {View} previous the view before it
+ * @param {View} view the view after it
+ * @returns {Line[]} its lines
+ */
 function roomLines(step, previous, view) {
-  const name = (s) => seatNameIn(view, s);
+  const name = (/** @type {number} */ s) => seatNameIn(view, s);
+  /** @type {Line[]} */
   const out = [];
   if (step.by === "timeout" && step.seat !== null) out.push({ key: "table.ev.timeout", params: { name: name(step.seat) }, kind: "timeout" });
   for (const e of step.entries) {
@@ -92,6 +139,12 @@ function roomLines(step, previous, view) {
 /**
  * The lines of one step: the room's own, then the game module's describe() of the
  * spectator's view before and after it (as the live table describes a patch).
+ * @param {GameModule | null} game the game's module
+ * @param {Step} step the step
+ * @param {View} previous the view before it
+ * @param {View} view the view after it
+ * @param {any} ctx the describe() context
+ * @returns {Line[]} its lines
  */
 export function describeStep(game, step, previous, view, ctx) {
   const lines = roomLines(step, previous, view);
@@ -106,12 +159,17 @@ export function describeStep(game, step, previous, view, ctx) {
   return lines;
 }
 
-/** A describe() context for a spectator's view (no seat, no sending, throwaway UI state). */
+/**
+ * A describe() context for a spectator's view (no seat, no sending, throwaway UI state).
+ * @param {View} view the view
+ * @param {object} [extra] more of the context
+ * @returns {any} the context
+ */
 export function spectatorContext(view, extra = {}) {
   return {
     view, game: view?.game, room: view?.room, you: null, seat: null, role: "spectator",
     presence: null, ui: {}, t, lang: document.documentElement.lang,
-    seatName: (s) => seatNameIn(view, s), seatConnected: () => true, seatTakeover: () => false,
+    seatName: (/** @type {number} */ s) => seatNameIn(view, s), seatConnected: () => true, seatTakeover: () => false,
     serverNow: () => Date.now() / 1000, rerender: () => {}, explain: () => {},
     send: () => Promise.reject(new Error("the story cannot act")),
     ...extra,
@@ -125,11 +183,26 @@ export function spectatorContext(view, extra = {}) {
  * (the replay); the table keeps only the last one, to fold the next entries onto.
  */
 export class Story {
+  /**
+   * @param {string} roomId the room
+   * @param {GameModule | null} game its game's module
+   * @param {{keepViews?: boolean, fetcher?: Fetcher}} [options] keep each step's view (the replay); how to fetch
+   */
   constructor(roomId, game, { keepViews = false, fetcher = undefined } = {}) {
     this.roomId = roomId;
     this.game = game;
     this.keepViews = keepViews;
+    /** @type {Fetcher | undefined} */
     this.fetcher = fetcher; // see fetchEntries
+    this.generation = 0;
+    /** @type {KeptStep[]} */
+    this.steps = [];
+    /** @type {View} */
+    this.view = null;
+    this.seq = 0;
+    /** @type {Promise<KeptStep[]> | null} */
+    this.running = null;
+    this.again = false;
     this.reset();
   }
 
@@ -142,14 +215,22 @@ export class Story {
     this.again = false;
   }
 
-  /** Fold more entries (already fetched) into the story; returns the new steps. */
+  /**
+   * Fold more entries (already fetched) into the story.
+   * @param {Entry[]} entries the entries after `seq`
+   * @returns {KeptStep[]} the new steps
+   */
   add(entries) {
+    /** @type {KeptStep[]} */
     const fresh = [];
     for (const step of cutSteps(entries)) {
+      /** @type {View} */
       const previous = this.view;
+      /** @type {View} */
       let view = previous;
       for (const entry of step.entries) view = entry.ops ? applyPatch(view, entry.ops) : entry.view;
       const lines = describeStep(this.game, step, previous, view, spectatorContext(view));
+      /** @type {KeptStep} */
       const kept = { seq: step.seq, entries: step.entries, events: step.events, lines };
       if (this.keepViews) kept.view = view;
       this.steps.push(kept);
@@ -164,6 +245,7 @@ export class Story {
    * Read and fold what is new; resolves with the new steps. Asked while a read runs, it
    * resolves with none at once, and the running read reads once more before it ends
    * (so each new step is handed out once).
+   * @returns {Promise<KeptStep[]>} the new steps
    */
   update() {
     if (this.running) {
@@ -171,7 +253,10 @@ export class Story {
       return Promise.resolve([]);
     }
     const generation = this.generation;
-    const run = (async () => {
+    /** @type {Promise<KeptStep[]> | undefined} */
+    let run = undefined; // the read below compares itself with this.running when it ends
+    run = (async () => {
+      /** @type {KeptStep[]} */
       const fresh = [];
       try {
         do {
@@ -189,7 +274,7 @@ export class Story {
     return run;
   }
 
-  /** Every line, oldest first. */
+  /** @returns {Line[]} every line, oldest first */
   lines() {
     return this.steps.flatMap((s) => s.lines);
   }

@@ -68,7 +68,7 @@ function chime(urgent = false) {
 export class TurnAlert {
   constructor() {
     this.yours = false;
-    this.icon = document.querySelector("link[rel=icon]");
+    this.icon = /** @type {HTMLLinkElement | null} */ (document.querySelector("link[rel=icon]"));
     this.plainIcon = this.icon?.href || "";
     this.notification = null;
     this.warned = false;
@@ -89,7 +89,7 @@ export class TurnAlert {
       if (settings.sound) this.play(false);
       if (settings.notify && document.hidden && "Notification" in window && Notification.permission === "granted") {
         try {
-          this.notification = new Notification(t("turn.notify_title"), { body: state.prompt || t("turn.title"), tag: "rollhouse-turn", renotify: true });
+          this.notification = new Notification(t("turn.notify_title"), /** @type {NotificationOptions & {renotify: boolean}} */ ({ body: state.prompt || t("turn.title"), tag: "rollhouse-turn", renotify: true }));
           this.notification.onclick = () => (window.focus(), this.notification.close());
           window.rollhouseTurn.notified++;
         } catch (_) {
@@ -130,8 +130,12 @@ export class TurnAlert {
 }
 
 /** The "alerts" menu of the top bar: sound on/off, notifications (asks permission). */
+/**
+ * @param {HTMLElement | null} box where the menu goes (nothing without one)
+ * @returns {(() => void) | undefined} redraws the menu (a language switch)
+ */
 export function mountAlertsMenu(box) {
-  if (!box) return;
+  if (!box) return undefined;
   const draw = () => {
     const settings = alertSettings();
     const summary = document.createElement("summary");

@@ -89,7 +89,7 @@ function conditionText(cond, p, t) {
   return now === null ? t("rb.cond", { at: cond.at, what }) : t("rb.cond_progress", { at: cond.at, what, now });
 }
 
-function glyphs(effect, t) {
+function glyphs(effect, _t) {
   return h(
     "span",
     { class: "rb-glyphs" },

@@ -24,10 +24,8 @@ if (!document.querySelector("link[data-rp-css]")) {
 }
 
 export const ATTRS = ["STR", "DEX", "CON", "INT", "WIS", "CHA"];
-const DIRS = ["up", "left", "right", "down"];
 const ARROW = { up: "↑", down: "↓", left: "←", right: "→" };
 const KINDS = ["weapon", "armor", "trait", "skill"];
-const TARGETED = new Set(["act", "use_skill"]);
 
 const CARDS = Object.fromEntries(CATALOG.market.map((c) => [c.name, c]));
 const CLASSES = Object.fromEntries(CATALOG.classes.map((c) => [c.name, c]));
@@ -39,7 +37,6 @@ const RULES = CATALOG.rules;
 
 
 const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
-const cap = (s) => (s ? s[0].toUpperCase() + s.slice(1) : s);
 
 // -- names (translated where the game has a Portuguese term) -----------------------------
 
@@ -150,6 +147,12 @@ function setUi(ctx, patch) {
   ctx.rerender();
 }
 
+/**
+ * @param {any} ctx the game's context
+ * @param {any} text the button's text (a string, or elements)
+ * @param {{cls?: string, testid?: string | null, title?: string | null, label?: string | null, onclick?: (event: MouseEvent) => unknown, disabled?: boolean, kind?: string}} [options] how it looks and what it does
+ * @returns {HTMLElement} the button
+ */
 function button(ctx, text, { cls = "", testid = null, title = null, label = null, onclick, disabled = false, kind = "rp-send" } = {}) {
   return h("button", {
     type: "button",
@@ -332,7 +335,7 @@ function cardFace(ctx, name, { owner = null, exhausted = false, extra = "", chil
     detail.push(
       h("span", { class: "rp-card-line" }, h("span", { class: `rp-chip c-${c.colour}`, "aria-hidden": "true" }), ` ${setName(ctx, c.set)} · ${colourName(ctx, c.colour)}`),
     );
-    detail.push(h("span", { class: "rp-card-line muted", text: (SETS[c.set] || []).map((n) => `${n}`).join("/") + " ★" }));
+    detail.push(h("span", { class: "rp-card-line muted", text: (/** @type {number[]} */ (SETS[c.set]) || []).map((n) => `${n}`).join("/") + " ★" }));
   } else if (c.kind === "trait") {
     detail.push(h("span", { class: "rp-card-line", text: traitText(ctx, c.score) }));
   } else if (c.kind === "skill") {
