@@ -318,14 +318,23 @@ class RedisStore(GroupCommitted):
         *,
         fence: int | None = None,
     ) -> None:
-        """Keep one answer of ``seat`` (at most ``keep`` per seat), fenced like an append."""
+        """Keep one answer of ``seat`` (at most ``keep`` per seat), fenced like an append.
+        On a cluster the answer is on a replica before this returns (WAIT, as an append):
+        an answer a failover lost would let a repeated command id be decided again, and
+        perhaps accepted after it was refused. Too few replicas in time: StoreUnavailable
+        (the answer is not sent; the client's retry finds it, or decides it afresh)."""
         self._check_open()
         await self.layout()
         key = self.replies_key(check_room(room))
         keys = (key, f"{key}:{seat}", self.fence_key(room))
         args = (f"{seat}:{cmd_id}", pack(data), keep, "" if fence is None else fence)
         try:
-            await self._eval(redis_lua.SAVE_REPLY, REPLY_SHA, keys, args)
+            if self.cluster and self.replicas:
+                await self._guard(
+                    self._replicated_eval(redis_lua.SAVE_REPLY, REPLY_SHA, keys, args)
+                )
+            else:
+                await self._eval(redis_lua.SAVE_REPLY, REPLY_SHA, keys, args)
         except StoreError as exc:
             reply = str(exc.__cause__)
             if isinstance(exc.__cause__, ResponseError) and reply.startswith("FENCED "):
@@ -388,6 +397,32 @@ class RedisStore(GroupCommitted):
                 raise
         await self._guard(self._client.script_load(script))
         return await self._guard(self._client.evalsha(sha, len(keys), *keys, *args))
+
+    async def _replicated_eval(
+        self, script: str, sha: str, keys: Sequence[str], args: Sequence[Any]
+    ) -> Any:
+        """EVALSHA, then WAIT for the replicas on the same connection (the writer's, which
+        never retries); sent again once if Redis refused it without running it (NOSCRIPT,
+        or a slot moving). NotReplicated (a timeout) when too few replicas hold it."""
+        writer = self._writer
+        await ready(writer)
+        for attempt in range(RESENDS + 1):
+            pipe = writer.pipeline(transaction=False)
+            pipe.evalsha(sha, len(keys), *keys, *args)
+            add_wait(pipe, writer, keys[0], self.replicas, self.wait_timeout)
+            reply, waited = await pipe.execute(raise_on_error=False, allow_redirections=False)
+            if isinstance(reply, NoScriptError) and attempt < RESENDS:
+                await writer.script_load(script)
+                continue
+            if isinstance(reply, REFUSED) and attempt < RESENDS:  # a slot moving: not run
+                await asyncio.sleep(0.05 * (attempt + 1))
+                await writer.nodes_manager.initialize()
+                continue
+            if isinstance(reply, BaseException):
+                raise reply
+            check_wait(waited, self.replicas)
+            return reply
+        raise AssertionError("unreachable")
 
     async def _flush(self, items: list[Append]) -> list[int | BaseException]:
         if self.cluster:
