@@ -90,9 +90,9 @@ async def setup(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator
         for name in names
     ]  # fmt: skip
     fronts: list[Link] = []
-    try:
-        for server in servers:  # in a thread: the proxies live in this loop
-            await asyncio.to_thread(server.start)
+    try:  # started at once, each in a thread: the proxies live in this loop
+        await asyncio.gather(*(asyncio.to_thread(server.start) for server in servers))
+        for server in servers:
             fronts.append(await Link(server.port, f"players to {server.port}").start())
         yield Setup(cluster, servers, fronts)
     finally:
