@@ -57,7 +57,7 @@ from redis.exceptions import (
     ClusterDownError,
     MovedError,
     NoScriptError,
-    RedisError,
+    RedisClusterException,
     ResponseError,
     TryAgainError,
 )
@@ -87,6 +87,8 @@ from server.store.match import RedisMatches
 from server.store.operator import RedisOperator
 from server.store.people_redis import RedisPeople
 from server.store.redis_conn import (
+    REDIS_ERRORS,
+    REDIS_OR_OS_ERRORS,
     add_wait,
     check_wait,
     cluster_client,
@@ -384,9 +386,9 @@ class RedisStore(GroupCommitted):
     async def _guard(self, call: Awaitable[Any]) -> Any:
         try:
             return await call
-        except (RedisConnectionError, RedisTimeoutError) as exc:
+        except (RedisConnectionError, RedisTimeoutError, RedisClusterException) as exc:
             raise StoreUnavailable(f"redis unavailable: {exc}") from exc
-        except RedisError as exc:
+        except REDIS_ERRORS as exc:
             raise StoreError(f"redis: {exc}") from exc
 
     async def _eval(self, script: str, sha: str, keys: Sequence[str], args: Sequence[Any]) -> Any:
@@ -469,7 +471,7 @@ class RedisStore(GroupCommitted):
                 else:  # a slot moved (a failover): read the slots again
                     await asyncio.sleep(0.05 * (attempt + 1))
                     await self._writer.nodes_manager.initialize()
-            except (RedisError, OSError) as exc:
+            except REDIS_OR_OS_ERRORS as exc:
                 log.warning("cannot prepare to send %d appends again: %s", len(refused), exc)
             todo = refused
         return [o if o is not None else StoreUnavailable("not sent") for o in outcomes]
@@ -495,13 +497,13 @@ class RedisStore(GroupCommitted):
                      self.wait_timeout)  # fmt: skip
         try:
             replies = await pipe.execute(raise_on_error=False, allow_redirections=False)
-        except (RedisError, OSError) as exc:  # sent, perhaps: nobody knows what ran
+        except REDIS_OR_OS_ERRORS as exc:  # sent, perhaps: nobody knows what ran
             raise StoreUnknown(f"append outcome unknown: redis unavailable: {exc}") from exc
         out = list(replies[: len(items)])
         for name, members in nodes.items():
             try:
                 check_wait(replies[waited[name]], self.replicas)
-            except RedisError as exc:
+            except REDIS_ERRORS as exc:
                 for i in members:
                     if not isinstance(out[i], BaseException):
                         out[i] = StoreUnknown(f"append outcome unknown: {exc}")
@@ -515,7 +517,7 @@ class RedisStore(GroupCommitted):
                     number = await self._client.incr(self.keys.counter)
                     await self._client.zadd(self.rooms_key, {room: number}, nx=True)
                 return
-            except RedisError as exc:
+            except REDIS_ERRORS as exc:
                 if attempt == 2:
                     log.error("rooms %s not entered in the room list: %s", rooms, exc)
                     return
@@ -537,7 +539,7 @@ class RedisStore(GroupCommitted):
                              item.expected, fence, *item.blobs)  # fmt: skip
             try:
                 return list(await pipe.execute(raise_on_error=False))
-            except (RedisError, OSError) as exc:  # sent, perhaps: nobody knows what ran
+            except REDIS_OR_OS_ERRORS as exc:  # sent, perhaps: nobody knows what ran
                 raise StoreUnknown(f"append outcome unknown: redis unavailable: {exc}") from exc
 
     @staticmethod

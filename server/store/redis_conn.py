@@ -28,11 +28,26 @@ import redis.asyncio as aioredis
 from redis.asyncio.cluster import ClusterNode, ClusterPipeline, RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
-from redis.exceptions import AskError, ClusterDownError, MovedError, TryAgainError
+from redis.exceptions import (
+    AskError,
+    ClusterDownError,
+    MovedError,
+    RedisClusterException,
+    RedisError,
+    TryAgainError,
+)
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 Client = aioredis.Redis | RedisCluster
 """Either client: the commands we use are the same on both."""
+
+REDIS_ERRORS: tuple[type[Exception], ...] = (RedisError, RedisClusterException)
+"""What a call of either client raises when Redis fails it: a RedisError, or on a
+cluster a RedisClusterException, which is not one (``RedisClusterUnreachableError``
+once no member answers: a partition; it used to escape every ``except RedisError``
+and fail the room's task)."""
+REDIS_OR_OS_ERRORS: tuple[type[Exception], ...] = (*REDIS_ERRORS, OSError)
+"""The same, and a socket's own errors."""
 
 CLUSTER_SCHEMES = ("redis+cluster",)
 CLUSTER_OPTIONS = {"socket_timeout", "socket_connect_timeout", "username", "password",
