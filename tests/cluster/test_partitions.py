@@ -10,8 +10,9 @@ every member through proxies of its own (``remap`` in its store URL); players re
 each node through one proxy per node. Three rooms of three seats, most seats relayed.
 
 - a node partitioned from Redis while its clients stay connected: no client hears an
-  ack from it from one lease after the cut until the heal, its room moves to another
-  node (a later epoch taken by another node), every room finishes;
+  ack from it from one lease after the cut, its room moves to another node (a later
+  epoch taken by another node), and every room finishes while it is still cut off
+  (it lets its clients go: they resume on the other nodes);
 - a node partitioned from its clients but not from Redis: its players go to the other
   nodes, which relay to it (it keeps its rooms), every room finishes;
 - a Redis master in a minority partition: nobody reaches it, it reaches nobody; its
