@@ -13,12 +13,10 @@ import asyncio
 import contextlib
 from typing import Any
 
-from redis.exceptions import RedisError
-
 from protocol import errors as codes
 from server.errors import RoomRefusal
 from server.store import StoreUnavailable
-from server.store.redis_conn import Client
+from server.store.redis_conn import REDIS_ERRORS, Client
 
 PENDING = b"pending"
 PENDING_SECONDS = 30
@@ -52,15 +50,15 @@ class IdempotencyKeys:
                         codes.UNAVAILABLE, "a creation with this Idempotency-Key is under way"
                     )
                 await asyncio.sleep(0.05)
-        except RedisError as exc:
+        except REDIS_ERRORS as exc:
             raise StoreUnavailable(f"redis unavailable: {exc}") from exc
 
     async def made(self, key: str, room_id: str) -> None:
         try:
             await self.client.set(self.key(key), room_id.encode(), ex=KEEP_SECONDS)
-        except RedisError as exc:
+        except REDIS_ERRORS as exc:
             raise StoreUnavailable(f"redis unavailable: {exc}") from exc
 
     async def failed(self, key: str) -> None:
-        with contextlib.suppress(RedisError):  # else it lapses after PENDING_SECONDS
+        with contextlib.suppress(*REDIS_ERRORS):  # else it lapses after PENDING_SECONDS
             await self.client.delete(self.key(key))

@@ -27,10 +27,10 @@ import json
 from typing import Any
 
 from redis.asyncio.cluster import RedisCluster
-from redis.exceptions import NoScriptError, RedisError
+from redis.exceptions import NoScriptError
 
 from server.store import StoreUnavailable
-from server.store.redis_conn import Client
+from server.store.redis_conn import REDIS_ERRORS, Client
 from server.store.redis_keys import Keys
 
 MAX_PAGE = 500
@@ -82,7 +82,7 @@ class Index:
         mapping: dict[Any, Any] = {r: json.dumps(s, sort_keys=True) for r, s in summaries.items()}
         try:
             await self.client.hset(self.key, mapping=mapping)
-        except RedisError as exc:
+        except REDIS_ERRORS as exc:
             raise StoreUnavailable(f"redis unavailable: {exc}") from exc
 
     async def fill(self, summaries: dict[str, dict[str, Any]]) -> None:
@@ -96,7 +96,7 @@ class Index:
                 for room, summary in summaries.items():
                     pipe.hsetnx(self.key, room, json.dumps(summary, sort_keys=True))
                 await pipe.execute()
-        except RedisError as exc:
+        except REDIS_ERRORS as exc:
             raise StoreUnavailable(f"redis unavailable: {exc}") from exc
 
     async def behind(self, keys: Keys, seqs: dict[str, int]) -> dict[str, str | None]:
@@ -108,7 +108,7 @@ class Index:
             names = [keys.room(r, part) for r in seqs for part in ("log", "lease")]
             try:
                 found = await self._behind(keys=names, args=list(seqs.values()))
-            except RedisError as exc:
+            except REDIS_ERRORS as exc:
                 raise StoreUnavailable(f"redis unavailable: {exc}") from exc
             rooms = list(seqs)
             holders = [None if h is None else bytes(h).decode() for h in found[1::2]]
@@ -119,7 +119,7 @@ class Index:
                     pipe.xrevrange(keys.room(room, "log"), "+", "-", count=1)
                     pipe.get(keys.room(room, "lease"))
                 replies = await pipe.execute()
-        except RedisError as exc:
+        except REDIS_ERRORS as exc:
             raise StoreUnavailable(f"redis unavailable: {exc}") from exc
         out = {}
         for i, (room, seq) in enumerate(seqs.items()):
@@ -146,15 +146,15 @@ class Index:
                     raise StoreUnavailable("redis: the mend script is not loaded") from None
                 try:
                     await self.client.script_load(MEND)
-                except RedisError as exc:
+                except REDIS_ERRORS as exc:
                     raise StoreUnavailable(f"redis unavailable: {exc}") from exc
-            except RedisError as exc:
+            except REDIS_ERRORS as exc:
                 raise StoreUnavailable(f"redis unavailable: {exc}") from exc
 
     async def get(self, room: str) -> dict[str, Any] | None:
         try:
             blob = await self.client.hget(self.key, room)
-        except RedisError as exc:
+        except REDIS_ERRORS as exc:
             raise StoreUnavailable(f"redis unavailable: {exc}") from exc
         found: dict[str, Any] | None = None if blob is None else json.loads(blob)
         return found
@@ -170,7 +170,7 @@ class Index:
             ids: list[Any] = await self.client.zrevrange(self.rooms_key, cursor, cursor + limit)
             page, more = [bytes(r).decode() for r in ids[:limit]], len(ids) > limit
             blobs = await self.client.hmget(self.key, page) if page else []
-        except RedisError as exc:
+        except REDIS_ERRORS as exc:
             raise StoreUnavailable(f"redis unavailable: {exc}") from exc
         out = [
             (room, None if blob is None else json.loads(blob))

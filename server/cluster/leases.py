@@ -35,11 +35,20 @@ from typing import Any
 import attrs
 from redis.asyncio.cluster import RedisCluster
 from redis.commands.core import AsyncScript
-from redis.exceptions import NoScriptError, RedisError, ResponseError
+from redis.exceptions import NoScriptError, ResponseError
 
 from server.room.ownership import RoomElsewhere
 from server.store import StoreFenced, StoreUnavailable
-from server.store.redis_conn import MOVING, Client, add_wait, check_wait, mget, ready, refresh
+from server.store.redis_conn import (
+    MOVING,
+    REDIS_ERRORS,
+    Client,
+    add_wait,
+    check_wait,
+    mget,
+    ready,
+    refresh,
+)
 from server.store.redis_keys import Keys
 
 log = logging.getLogger("rollhouse.cluster")
@@ -177,7 +186,7 @@ class Leases:
                 self.key(room, "epochs")]  # fmt: skip
         try:
             reply = await self._replicated(self._claim, keys, [self.node, self.px])
-        except RedisError as exc:
+        except REDIS_ERRORS as exc:
             raise StoreUnavailable(f"redis unavailable: {exc}") from exc
         if int(reply[0]) == 0:
             raise RoomElsewhere(room, reply[1].decode())
@@ -194,7 +203,7 @@ class Leases:
             pipe.set(self.alive_key(self.node), b"1", px=ALIVE_LEASES * self.px)
             try:
                 replies = await pipe.execute(raise_on_error=attempt == 1)
-            except RedisError as exc:
+            except REDIS_ERRORS as exc:
                 raise StoreUnavailable(f"redis unavailable: {exc}") from exc
             if not any(isinstance(r, NoScriptError) for r in replies):
                 break
@@ -211,7 +220,7 @@ class Leases:
     async def _load(self, script: AsyncScript) -> None:
         try:
             await self.client.script_load(script.script)
-        except RedisError as exc:
+        except REDIS_ERRORS as exc:
             raise StoreUnavailable(f"redis unavailable: {exc}") from exc
 
     async def _replicated(self, script: AsyncScript, keys: list[str], args: list[Any]) -> Any:
@@ -243,7 +252,7 @@ class Leases:
         keys = [self.key(room, "lease"), self.key(room, "holder")]
         try:
             return int(await self._release(keys=keys, args=[self.node])) == 1
-        except RedisError as exc:
+        except REDIS_ERRORS as exc:
             raise StoreUnavailable(f"redis unavailable: {exc}") from exc
 
     async def refence(self, room: str) -> int:
@@ -256,7 +265,7 @@ class Leases:
             if "NOTOWNER" in str(exc):
                 raise StoreFenced(room, 0, 0) from exc
             raise StoreUnavailable(f"redis: {exc}") from exc
-        except RedisError as exc:
+        except REDIS_ERRORS as exc:
             raise StoreUnavailable(f"redis unavailable: {exc}") from exc
 
     async def holders(self, rooms: list[str]) -> dict[str, str | None]:
@@ -265,7 +274,7 @@ class Leases:
             return {}
         try:
             values = await mget(self.client, [self.key(r, "lease") for r in rooms])
-        except RedisError as exc:
+        except REDIS_ERRORS as exc:
             raise StoreUnavailable(f"redis unavailable: {exc}") from exc
         return {r: _text(v) for r, v in zip(rooms, values, strict=True)}
 
@@ -275,6 +284,6 @@ class Leases:
             return {}
         try:
             values = await mget(self.client, [self.alive_key(n) for n in nodes])
-        except RedisError as exc:
+        except REDIS_ERRORS as exc:
             raise StoreUnavailable(f"redis unavailable: {exc}") from exc
         return {n: v is not None for n, v in zip(nodes, values, strict=True)}

@@ -41,7 +41,7 @@ from server.config import Settings
 from server.errors import RoomRefusal
 from server.metrics import Metrics
 from server.room.ownership import RoomElsewhere
-from server.store import EventStore, StoreError
+from server.store import EventStore, StoreError, StoreUnavailable
 from server.store.redis_conn import connect, single_shot, wait_of
 from server.store.url import redis_parts
 
@@ -186,6 +186,8 @@ class Node:
         assert self.rooms is not None
         if self.draining:
             raise RoomRefusal(codes.MOVED, "this node is shutting down; reconnect")
+        if not self.ready():  # cut off from Redis: nothing here could answer it
+            raise RoomRefusal(codes.UNAVAILABLE, "this node cannot reach the store; reconnect")
         try:
             return await self.rooms.get(room_id)
         except RoomElsewhere as exc:
@@ -416,7 +418,14 @@ class Node:
         if sent - self.last_renewed > self.lease:
             log.warning("node %s: no lease renewed for %.1f s", self.id, sent - self.last_renewed)
         owned = {r: room.fence or 0 for r, room in rooms.live.items() if not room.broken}
-        renewed = await self.leases.renew(owned)
+        try:  # a renewal later than a lease is worth nothing (a cluster client retries long)
+            renewed = await asyncio.wait_for(self.leases.renew(owned), self.lease)
+        except (StoreError, TimeoutError) as exc:
+            if time.monotonic() - self.last_renewed > self.lease:
+                await self._let_go()
+            if isinstance(exc, TimeoutError):
+                raise StoreUnavailable("no renewal within a lease") from exc
+            raise
         self.last_renewed = sent
         for room_id, ok in renewed.items():
             if ok:
@@ -433,6 +442,25 @@ class Node:
                 await rooms.release(room_id)
         await self.publish(list(rooms.live.values()))
         await self._drop_dead_relays()
+
+    async def _let_go(self) -> None:
+        """No renewal has reached Redis for a whole lease: every room this node runs may
+        be another node's by now, and nothing it relays reaches an owner. Its clients
+        would wait on it for as long as the cut lasts (their connections are fine), so
+        every one is closed with ``room/moved``: they go to a node that reaches Redis
+        and resume from their seq. The rooms are not released (Redis is out of reach):
+        their leases lapse, and another node claims them."""
+        assert self.rooms is not None
+        closed = len(self.sessions) + sum(len(r.peers) for r in self.rooms.live.values())
+        if closed or self.rooms.live:
+            log.warning("node %s: no lease renewed for %.1f s; letting %d rooms and %d "
+                        "relayed connections go", self.id, time.monotonic() - self.last_renewed,
+                        len(self.rooms.live), len(self.sessions))  # fmt: skip
+        for room_id in list(self.rooms.live):
+            self.metrics.leases.inc(event="lost")
+            await self.rooms.lose(room_id, codes.MOVED, MOVED_MESSAGE)
+        for pid, session in list(self.sessions.items()):
+            session.room.close(pid, codes.MOVED, MOVED_MESSAGE)
 
     async def scan(self) -> None:
         """Act on lapsed leases within a scan: take driven rooms over, move relayed clients."""

@@ -40,14 +40,21 @@ from typing import Any
 
 import attrs
 import msgpack
-from redis.exceptions import RedisError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from protocol.codec import codec_for
 from protocol.errors import ProtocolError
 from protocol.messages import Ack, Hello, Reject, Welcome
 from server.metrics import Metrics
-from server.store.redis_conn import MOVING, Client, add_wait, check_wait, ready, refresh
+from server.store.redis_conn import (
+    MOVING,
+    REDIS_ERRORS,
+    Client,
+    add_wait,
+    check_wait,
+    ready,
+    refresh,
+)
 
 log = logging.getLogger("rollhouse.cluster")
 
@@ -138,7 +145,7 @@ class Streams:
             pipe = self.client.pipeline(transaction=False)
             try:
                 await ready(self.client)
-            except RedisError as exc:
+            except REDIS_ERRORS as exc:
                 log.warning("relay: cannot send %d messages yet: %s", len(batch), exc)
                 self._unsent = batch
                 await asyncio.sleep(0.1)
@@ -152,9 +159,9 @@ class Streams:
                 replies = await pipe.execute(**options)
                 for answer in replies[len(replies) - waits :]:
                     check_wait(answer, self.replicas)
-            except RedisError as exc:
+            except REDIS_ERRORS as exc:
                 if isinstance(exc, MOVING):  # not run: read the slots again, then resend
-                    with contextlib.suppress(RedisError):
+                    with contextlib.suppress(*REDIS_ERRORS):
                         await refresh(
                             self.client
                         )  # sent again whole: a receiver ignores what it has seen
@@ -179,7 +186,7 @@ class Streams:
                 top = await self.reader.xrevrange(key, "+", "-", count=1)
                 self.last_id = top[0][0] if top else b"0-0"
                 return
-            except RedisError as exc:
+            except REDIS_ERRORS as exc:
                 log.warning("relay: cannot find the inbox's end yet: %s", exc)
                 await asyncio.sleep(0.2)
         self.last_id = b"0-0"  # Redis is away: read whatever it holds once it is back
@@ -205,7 +212,7 @@ class Streams:
                 reply: Any = await self.reader.xread({key: self.last_id}, count=512, block=1000)
             except RedisTimeoutError:  # an idle block outlasted the store URL's socket_timeout
                 continue  # (1 s or less): read again from the same id, nothing is lost
-            except RedisError as exc:
+            except REDIS_ERRORS as exc:
                 log.warning("relay: inbox read failed (%s); resuming from %r", exc, self.last_id)
                 await asyncio.sleep(0.2)
                 continue

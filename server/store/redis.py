@@ -57,7 +57,7 @@ from redis.exceptions import (
     ClusterDownError,
     MovedError,
     NoScriptError,
-    RedisError,
+    RedisClusterException,
     ResponseError,
     TryAgainError,
 )
@@ -87,6 +87,8 @@ from server.store.match import RedisMatches
 from server.store.operator import RedisOperator
 from server.store.people_redis import RedisPeople
 from server.store.redis_conn import (
+    REDIS_ERRORS,
+    REDIS_OR_OS_ERRORS,
     add_wait,
     check_wait,
     cluster_client,
@@ -318,14 +320,23 @@ class RedisStore(GroupCommitted):
         *,
         fence: int | None = None,
     ) -> None:
-        """Keep one answer of ``seat`` (at most ``keep`` per seat), fenced like an append."""
+        """Keep one answer of ``seat`` (at most ``keep`` per seat), fenced like an append.
+        On a cluster the answer is on a replica before this returns (WAIT, as an append):
+        an answer a failover lost would let a repeated command id be decided again, and
+        perhaps accepted after it was refused. Too few replicas in time: StoreUnavailable
+        (the answer is not sent; the client's retry finds it, or decides it afresh)."""
         self._check_open()
         await self.layout()
         key = self.replies_key(check_room(room))
         keys = (key, f"{key}:{seat}", self.fence_key(room))
         args = (f"{seat}:{cmd_id}", pack(data), keep, "" if fence is None else fence)
         try:
-            await self._eval(redis_lua.SAVE_REPLY, REPLY_SHA, keys, args)
+            if self.cluster and self.replicas:
+                await self._guard(
+                    self._replicated_eval(redis_lua.SAVE_REPLY, REPLY_SHA, keys, args)
+                )
+            else:
+                await self._eval(redis_lua.SAVE_REPLY, REPLY_SHA, keys, args)
         except StoreError as exc:
             reply = str(exc.__cause__)
             if isinstance(exc.__cause__, ResponseError) and reply.startswith("FENCED "):
@@ -375,9 +386,9 @@ class RedisStore(GroupCommitted):
     async def _guard(self, call: Awaitable[Any]) -> Any:
         try:
             return await call
-        except (RedisConnectionError, RedisTimeoutError) as exc:
+        except (RedisConnectionError, RedisTimeoutError, RedisClusterException) as exc:
             raise StoreUnavailable(f"redis unavailable: {exc}") from exc
-        except RedisError as exc:
+        except REDIS_ERRORS as exc:
             raise StoreError(f"redis: {exc}") from exc
 
     async def _eval(self, script: str, sha: str, keys: Sequence[str], args: Sequence[Any]) -> Any:
@@ -388,6 +399,32 @@ class RedisStore(GroupCommitted):
                 raise
         await self._guard(self._client.script_load(script))
         return await self._guard(self._client.evalsha(sha, len(keys), *keys, *args))
+
+    async def _replicated_eval(
+        self, script: str, sha: str, keys: Sequence[str], args: Sequence[Any]
+    ) -> Any:
+        """EVALSHA, then WAIT for the replicas on the same connection (the writer's, which
+        never retries); sent again once if Redis refused it without running it (NOSCRIPT,
+        or a slot moving). NotReplicated (a timeout) when too few replicas hold it."""
+        writer = self._writer
+        await ready(writer)
+        for attempt in range(RESENDS + 1):
+            pipe = writer.pipeline(transaction=False)
+            pipe.evalsha(sha, len(keys), *keys, *args)
+            add_wait(pipe, writer, keys[0], self.replicas, self.wait_timeout)
+            reply, waited = await pipe.execute(raise_on_error=False, allow_redirections=False)
+            if isinstance(reply, NoScriptError) and attempt < RESENDS:
+                await writer.script_load(script)
+                continue
+            if isinstance(reply, REFUSED) and attempt < RESENDS:  # a slot moving: not run
+                await asyncio.sleep(0.05 * (attempt + 1))
+                await writer.nodes_manager.initialize()
+                continue
+            if isinstance(reply, BaseException):
+                raise reply
+            check_wait(waited, self.replicas)
+            return reply
+        raise AssertionError("unreachable")
 
     async def _flush(self, items: list[Append]) -> list[int | BaseException]:
         if self.cluster:
@@ -434,7 +471,7 @@ class RedisStore(GroupCommitted):
                 else:  # a slot moved (a failover): read the slots again
                     await asyncio.sleep(0.05 * (attempt + 1))
                     await self._writer.nodes_manager.initialize()
-            except (RedisError, OSError) as exc:
+            except REDIS_OR_OS_ERRORS as exc:
                 log.warning("cannot prepare to send %d appends again: %s", len(refused), exc)
             todo = refused
         return [o if o is not None else StoreUnavailable("not sent") for o in outcomes]
@@ -460,13 +497,13 @@ class RedisStore(GroupCommitted):
                      self.wait_timeout)  # fmt: skip
         try:
             replies = await pipe.execute(raise_on_error=False, allow_redirections=False)
-        except (RedisError, OSError) as exc:  # sent, perhaps: nobody knows what ran
+        except REDIS_OR_OS_ERRORS as exc:  # sent, perhaps: nobody knows what ran
             raise StoreUnknown(f"append outcome unknown: redis unavailable: {exc}") from exc
         out = list(replies[: len(items)])
         for name, members in nodes.items():
             try:
                 check_wait(replies[waited[name]], self.replicas)
-            except RedisError as exc:
+            except REDIS_ERRORS as exc:
                 for i in members:
                     if not isinstance(out[i], BaseException):
                         out[i] = StoreUnknown(f"append outcome unknown: {exc}")
@@ -480,7 +517,7 @@ class RedisStore(GroupCommitted):
                     number = await self._client.incr(self.keys.counter)
                     await self._client.zadd(self.rooms_key, {room: number}, nx=True)
                 return
-            except RedisError as exc:
+            except REDIS_ERRORS as exc:
                 if attempt == 2:
                     log.error("rooms %s not entered in the room list: %s", rooms, exc)
                     return
@@ -502,7 +539,7 @@ class RedisStore(GroupCommitted):
                              item.expected, fence, *item.blobs)  # fmt: skip
             try:
                 return list(await pipe.execute(raise_on_error=False))
-            except (RedisError, OSError) as exc:  # sent, perhaps: nobody knows what ran
+            except REDIS_OR_OS_ERRORS as exc:  # sent, perhaps: nobody knows what ran
                 raise StoreUnknown(f"append outcome unknown: redis unavailable: {exc}") from exc
 
     @staticmethod

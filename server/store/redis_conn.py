@@ -11,6 +11,10 @@ Query options of a cluster URL (besides ``prefix``, read by server/store/url.py)
   the master alone holds, which a master failover can lose (docs/cluster.md)
 - ``wait_timeout`` (seconds, default 1): how long ``WAIT`` may take; past it the
   append's outcome is unknown and the room settles it from the log
+- ``remap`` (repeatable), ``host:port=host:port``: reach the cluster member that
+  announces the first address at the second (a proxy, a NAT, a port forward: the
+  members' own addresses are not reachable from the node); redis-py's
+  ``address_remap``
 """
 
 from __future__ import annotations
@@ -24,15 +28,30 @@ import redis.asyncio as aioredis
 from redis.asyncio.cluster import ClusterNode, ClusterPipeline, RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
-from redis.exceptions import AskError, ClusterDownError, MovedError, TryAgainError
+from redis.exceptions import (
+    AskError,
+    ClusterDownError,
+    MovedError,
+    RedisClusterException,
+    RedisError,
+    TryAgainError,
+)
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 Client = aioredis.Redis | RedisCluster
 """Either client: the commands we use are the same on both."""
 
+REDIS_ERRORS: tuple[type[Exception], ...] = (RedisError, RedisClusterException)
+"""What a call of either client raises when Redis fails it: a RedisError, or on a
+cluster a RedisClusterException, which is not one (``RedisClusterUnreachableError``
+once no member answers: a partition; it used to escape every ``except RedisError``
+and fail the room's task)."""
+REDIS_OR_OS_ERRORS: tuple[type[Exception], ...] = (*REDIS_ERRORS, OSError)
+"""The same, and a socket's own errors."""
+
 CLUSTER_SCHEMES = ("redis+cluster",)
 CLUSTER_OPTIONS = {"socket_timeout", "socket_connect_timeout", "username", "password",
-                   "wait", "wait_timeout"}  # fmt: skip
+                   "wait", "wait_timeout", "remap"}  # fmt: skip
 WAIT_REPLICAS = 1
 WAIT_TIMEOUT = 1.0
 
@@ -50,6 +69,8 @@ class ClusterTarget:
     options: dict[str, Any] = attrs.field(factory=dict)
     wait: int = WAIT_REPLICAS
     wait_timeout: float = WAIT_TIMEOUT
+    remap: dict[tuple[str, int], tuple[str, int]] = attrs.field(factory=dict)
+    """Announced member address -> the address the node reaches it at."""
 
 
 def is_cluster_url(url: str) -> bool:
@@ -57,21 +78,29 @@ def is_cluster_url(url: str) -> bool:
     return isinstance(url, str) and urlsplit(url).scheme.lower() in CLUSTER_SCHEMES
 
 
+def _address(text: str) -> tuple[str, int]:
+    host, sep, port = text.strip().rpartition(":")
+    if not sep or not host or not port.isdigit():
+        raise ValueError("use redis+cluster://host:port[,host:port...]")
+    return host, int(port)
+
+
 def parse_cluster(url: str) -> ClusterTarget:
     """The seeds and options of a ``redis+cluster://`` URL; ValueError if malformed."""
     parts = urlsplit(url)
-    seeds = []
-    for item in parts.netloc.split(","):
-        host, sep, port = item.strip().rpartition(":")
-        if not sep or not host or not port.isdigit():
-            raise ValueError("use redis+cluster://host:port[,host:port...]")
-        seeds.append((host, int(port)))
+    seeds = [_address(item) for item in parts.netloc.split(",")]
     options: dict[str, Any] = {}
+    remap: dict[tuple[str, int], tuple[str, int]] = {}
     wait, wait_timeout = WAIT_REPLICAS, WAIT_TIMEOUT
     for key, value in parse_qsl(parts.query, keep_blank_values=True):
         if key not in CLUSTER_OPTIONS:
             raise ValueError(f"unknown option {key!r} (known: {sorted(CLUSTER_OPTIONS)})")
-        if key == "wait":
+        if key == "remap":
+            announced, sep, reached = value.partition("=")
+            if not sep:
+                raise ValueError("use remap=host:port=host:port")
+            remap[_address(announced)] = _address(reached)
+        elif key == "wait":
             wait = int(value)
         elif key == "wait_timeout":
             wait_timeout = float(value)
@@ -81,13 +110,16 @@ def parse_cluster(url: str) -> ClusterTarget:
             options[key] = value
     if wait < 0 or wait_timeout <= 0:
         raise ValueError("wait must be >= 0 and wait_timeout > 0")
-    return ClusterTarget(tuple(seeds), options, wait, wait_timeout)
+    return ClusterTarget(tuple(seeds), options, wait, wait_timeout, remap)
 
 
 def cluster_client(target: ClusterTarget, **kwargs: Any) -> RedisCluster:
     """A RedisCluster client of ``target`` (``kwargs`` win over the URL's options)."""
     nodes = [ClusterNode(host, port) for host, port in target.seeds]
     options = {"require_full_coverage": False, **target.options, **kwargs}
+    if target.remap:
+        remap = dict(target.remap)
+        options["address_remap"] = lambda address: remap.get(address, address)
     return RedisCluster(startup_nodes=nodes, **options)
 
 

@@ -11,14 +11,16 @@ master is SIGKILLed and the replica thawed, and it takes over with what it has; 
 killed master is started again (it comes back as the new master's replica: until
 then the new master has no replica, and nothing on it can be acknowledged). A
 build that acknowledged an append before a replica held it would have told players
-of records the new master never got: the checker finds them. ``ROLLHOUSE_FAULT_WAIT=0``
-runs the nodes so (``?wait=0``: acknowledge what the master alone holds), to see the
-checker fail.
+of records the new master never got: the checker finds them. The negative control
+(``test_negative_control_acks_before_wait_are_caught``) runs the nodes so (``?wait=0``:
+acknowledge what the master alone holds) and passes only if the checker fails;
+``ROLLHOUSE_FAULT_WAIT=0`` runs the positive test so too.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import time
@@ -50,11 +52,11 @@ GAMES_TIMEOUT = 150.0
 """Seconds the games have to end after the kill."""
 
 
-@pytest.fixture
-def cluster_nodes(tmp_path: Path) -> Iterator[tuple[RedisCluster, list[ServerProcess]]]:
-    """A Redis Cluster of its own and three nodes on it."""
+@contextlib.contextmanager
+def _launched(tmp_path: Path, wait: str) -> Iterator[tuple[RedisCluster, list[ServerProcess]]]:
+    """A Redis Cluster of its own and three nodes on it, acknowledging once ``wait``
+    replicas hold a write."""
     cluster = launch_cluster(tmp_path / "redis")
-    wait = os.environ.get("ROLLHOUSE_FAULT_WAIT", "1")
     url = f"{cluster.url}?wait={wait}"
     servers = [
         ServerProcess(url, tmp_path, args=("--node-id", f"n{i}", "--lease", str(LEASE)))
@@ -68,6 +70,22 @@ def cluster_nodes(tmp_path: Path) -> Iterator[tuple[RedisCluster, list[ServerPro
         for server in servers:
             server.kill()
         cluster.stop()
+
+
+@pytest.fixture
+def cluster_nodes(tmp_path: Path) -> Iterator[tuple[RedisCluster, list[ServerProcess]]]:
+    """A Redis Cluster of its own and three nodes on it (``ROLLHOUSE_FAULT_WAIT``
+    replicas per ack, 1 by default)."""
+    with _launched(tmp_path, os.environ.get("ROLLHOUSE_FAULT_WAIT", "1")) as launched:
+        yield launched
+
+
+@pytest.fixture
+def acking_before_wait(tmp_path: Path) -> Iterator[tuple[RedisCluster, list[ServerProcess]]]:
+    """The broken build of the negative control: nodes that acknowledge what the
+    master alone holds (``?wait=0``)."""
+    with _launched(tmp_path, "0") as launched:
+        yield launched
 
 
 async def _start_games(
@@ -113,13 +131,11 @@ async def test_games_across_nodes_on_a_cluster(
             await p.close()
 
 
-async def test_master_sigkill_mid_game_loses_nothing_acknowledged(
-    cluster_nodes: tuple[RedisCluster, list[ServerProcess]],
-) -> None:
-    """A master SIGKILLed mid-game (its replica frozen behind it, then promoted): every
-    acked command in the log once, no view ahead of the log, one node per epoch, every
-    room finishes."""
-    cluster, servers = cluster_nodes
+async def _kill_master_mid_game(
+    cluster: RedisCluster, servers: list[ServerProcess], timeout: float = GAMES_TIMEOUT
+) -> tuple[list[str], dict[str, int]]:
+    """The master of the first room's slot SIGKILLed mid-game, its replica frozen and cut
+    off before (module docstring); the checker's violations and counts."""
     histories, games = await _start_games(servers)
     first = histories[0]
     await first.players[0].wait_for(lambda _: first.players[0].seq >= 15, timeout=60)
@@ -141,7 +157,7 @@ async def test_master_sigkill_mid_game_loses_nothing_acknowledged(
     await asyncio.to_thread(cluster.wait_promoted, replica)
     promoted = time.monotonic() - killed
     await asyncio.to_thread(cluster.restart, master)  # back as the new master's replica
-    done, stuck = await asyncio.wait(games, timeout=GAMES_TIMEOUT)
+    done, stuck = await asyncio.wait(games, timeout=timeout)
     finished = time.monotonic() - killed
     for game in stuck:
         game.cancel()
@@ -159,9 +175,33 @@ async def test_master_sigkill_mid_game_loses_nothing_acknowledged(
             await p.close()
     print(f"\nmaster {master} killed (replica {replica} frozen {FROZEN_FOR} s before): "
           f"{counts}; replica promoted {promoted:.1f} s and games ended {finished:.1f} s "
-          f"after the kill; {len(stuck)} seats stalled")  # fmt: skip
+          f"after the kill; {len(stuck)} seats stalled; {len(problems)} violations")  # fmt: skip
+    return problems, counts
+
+
+async def test_master_sigkill_mid_game_loses_nothing_acknowledged(
+    cluster_nodes: tuple[RedisCluster, list[ServerProcess]],
+) -> None:
+    """A master SIGKILLed mid-game (its replica frozen behind it, then promoted): every
+    acked command in the log once, no view ahead of the log, one node per epoch, every
+    room finishes."""
+    problems, counts = await _kill_master_mid_game(*cluster_nodes)
     assert problems == [], problems
     assert counts["acked"] > 0 and counts["seen_records_checked"] > 0
+
+
+async def test_negative_control_acks_before_wait_are_caught(
+    acking_before_wait: tuple[RedisCluster, list[ServerProcess]],
+) -> None:
+    """Negative control: the same fault on nodes that acknowledge before any replica
+    holds the append (``?wait=0``, i.e. without WAIT). The checker must find
+    acknowledged commands missing from the log (it did in every run so far; found
+    whether or not the games finish: they get 10 s)."""
+    problems, counts = await _kill_master_mid_game(*acking_before_wait, timeout=10.0)
+    missing = [p for p in problems if "logged at None" in p]
+    print(f"negative control: {len(missing)} of {counts['acked']} acked commands missing; "
+          f"first: {problems[:3]}")  # fmt: skip
+    assert missing, "the checker did not catch acks that no replica held"
 
 
 async def test_leases_and_fences_on_the_cluster(

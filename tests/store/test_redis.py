@@ -9,7 +9,7 @@ import pytest
 import redis.asyncio as aioredis
 from redis.exceptions import ResponseError
 
-from server.store import StoreUnavailable, open_store
+from server.store import StoreUnavailable, StoreUnknown, open_store
 from server.store.redis import RedisStore
 from server.store.redis_keys import migrate
 from tests.support.redis_server import start_redis
@@ -125,4 +125,28 @@ async def test_a_stopped_server_is_unavailable(tmp_path: Path) -> None:
             await store.read("r-1")
     finally:
         stop()
+        await store.close()
+
+
+async def test_on_a_cluster_answers_wait_for_a_replica_like_appends(
+    redis_cluster_url: str,
+) -> None:
+    """A stored answer (a refusal, or an ack that changed nothing) is acknowledged only
+    once a replica holds it, as an append is: a failover that lost it would let the
+    command's id be decided again (refused first, accepted on its resend). Asking for
+    two replicas of masters that have one makes both fail, the append as unknown and
+    the answer as unavailable, though the master took them; one replica is enough."""
+    strict = open_store(f"{redis_cluster_url}?wait=2&wait_timeout=0.1")
+    store = open_store(redis_cluster_url)
+    try:
+        with pytest.raises(StoreUnknown):
+            await strict.append("r-1", [{"n": 1}], 0)
+        with pytest.raises(StoreUnavailable):
+            await strict.save_reply("r-1", 0, "c-1", {"type": "reject"}, 8)
+        assert await store.last_seq("r-1") == 1  # on the master: not on enough replicas
+        assert await store.load_replies("r-1") == [(0, "c-1", {"type": "reject"})]
+        await store.save_reply("r-1", 1, "c-2", {"type": "ack"}, 8)
+        assert (1, "c-2", {"type": "ack"}) in await store.load_replies("r-1")
+    finally:
+        await strict.close()
         await store.close()

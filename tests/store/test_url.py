@@ -9,6 +9,7 @@ import pytest
 from server.store import DEFAULT_STORE_URL, StoreError, open_store
 from server.store.memory import MemoryStore
 from server.store.redis import RedisStore
+from server.store.redis_conn import cluster_client, parse_cluster
 from server.store.sqlite import SqliteStore
 
 
@@ -81,6 +82,19 @@ async def test_redis_cluster_url_seeds_prefix_and_wait() -> None:
     await store.close()
 
 
+def test_cluster_url_remaps_announced_addresses() -> None:
+    """remap=A=B (repeatable): the member announcing A is reached at B (a proxy)."""
+    url = ("redis+cluster://127.0.0.1:17001?remap=127.0.0.1:7001=127.0.0.1:17001"
+           "&remap=127.0.0.1:7002=127.0.0.1:17002")  # fmt: skip
+    target = parse_cluster(url)
+    assert target.remap == {("127.0.0.1", 7001): ("127.0.0.1", 17001),
+                            ("127.0.0.1", 7002): ("127.0.0.1", 17002)}  # fmt: skip
+    client = cluster_client(target)
+    remap = client.nodes_manager.remap_host_port
+    assert remap("127.0.0.1", 7002) == ("127.0.0.1", 17002)
+    assert remap("127.0.0.1", 7003) == ("127.0.0.1", 7003)
+
+
 @pytest.mark.parametrize(
     "url",
     [
@@ -90,6 +104,8 @@ async def test_redis_cluster_url_seeds_prefix_and_wait() -> None:
         "redis+cluster://127.0.0.1:7001?bogus=1",
         "redis+cluster://127.0.0.1:7001?wait=-1",
         "redis+cluster://127.0.0.1:7001?prefix=a:b",
+        "redis+cluster://127.0.0.1:7001?remap=127.0.0.1:7001",
+        "redis+cluster://127.0.0.1:7001?remap=127.0.0.1:7001=nohost",
     ],
 )
 def test_bad_cluster_urls_raise_store_error(url: str) -> None:

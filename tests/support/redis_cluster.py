@@ -103,9 +103,14 @@ class RedisCluster:
         args += ["--cluster-replica-validity-factor", "0"]
         args += ["--save", "", "--appendonly", "yes" if self.appendonly else "no"]
         args += ["--protected-mode", "no", "--daemonize", "no", "--loglevel", "warning"]
+        args += self.node_args(port)
         self.processes[port] = subprocess.Popen(
             args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
         )
+
+    def node_args(self, port: int) -> list[str]:
+        """More redis-server arguments for the node on ``port`` (none here)."""
+        return []
 
     def start(self) -> None:
         """Start six nodes, create the cluster, wait until it is whole."""

@@ -93,8 +93,11 @@ class ServerProcess:
         port: int | None = None,
         args: Sequence[str] = (),
         env: dict[str, str] | None = None,
+        module: str = "clients.cli",
     ) -> None:
         self.env = env or {}
+        self.module = module
+        """What ``python -m`` runs: the CLI, or a test's wrapper of it (a broken build)."""
         self.store_url = store_url
         self.workdir = workdir
         self.port = port or free_port()
@@ -114,7 +117,7 @@ class ServerProcess:
         cmd = [
             sys.executable,
             "-m",
-            "clients.cli",
+            self.module,
             "serve",
             "--port",
             str(self.port),
