@@ -92,6 +92,8 @@ def render(s: dict[str, Any]) -> str:
         start, end = (f"{m[k] / 1024:.1f} MiB" if m[k] else "-" for k in ("start", "end"))
         lines.append(f"{name:<22} {start:>10} {end:>10}  {m['restarts']}")
     load = s["load_average"]
+    phases = ", ".join(f"{k} {v:g}" for k, v in s.get("phases_seconds", {}).items())
+    lines.append(f"phases (seconds from the start): {phases}")
     lines.append(f"load average (1/5/15 min, {s['cpus']} CPUs): start {load['start']},"
                  f" end {load['end']}")  # fmt: skip
     lines += [f"problem: {p}" for p in s["problems"]]

@@ -30,7 +30,7 @@ from clients.bench.cluster import Node
 from clients.bench.proc import rss_kib
 from clients.bench.report import percentile
 from clients.bots.play import play_seat
-from clients.sdk import ClientError, create_room
+from clients.sdk import create_room
 from clients.soak import faults as F
 from clients.soak.history import RecordingClient, RoomHistory, check, game_over
 from clients.soak.redis_cluster import RedisCluster, launch_cluster
@@ -82,6 +82,8 @@ class Soak:
         self.games: dict[str, Game] = {}
         self.faults: list[F.Fault] = []
         self.deck: list[str] = []
+        self.timings: dict[str, float] = {}
+        """Seconds from the start to the end of each phase (faults, settle, stop, check)."""
         self.errors: list[str] = []
         self.created = 0
 
@@ -113,19 +115,23 @@ class Soak:
 
     async def join(self, first: int, room: str, name: str) -> RecordingClient:
         """A player seated in ``room``, trying the nodes in turn from ``first`` (the SDK
-        moves on by itself once connected, not before its first welcome)."""
+        moves on by itself once connected, not before its first welcome). Only a
+        connection that failed to open is tried again elsewhere: one that waits for its
+        welcome (a paused node, a failover) waits, as a player would; given up, it
+        could leave its seat to a token nobody holds."""
+        last: Exception | None = None
         for attempt in range(JOIN_TRIES):
             p = RecordingClient(self.ws_urls(first + attempt), room, name=name,
                                 backoff=(0.05, 0.5), ping_every=1.0, max_retries=400)  # fmt: skip
             p.acked = []
             try:
-                await p.connect(timeout=10.0)
+                await p.connect(timeout=PATIENCE)
                 return p
-            except (OSError, TimeoutError, ClientError):  # that node is down or paused
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(p.close(), 5)
+            except Exception as exc:  # refused, or a handshake cut short by a kill
+                last = exc
+                await _close([p])
                 await asyncio.sleep(0.5)
-        raise RuntimeError(f"{room}: {name} could not join in {JOIN_TRIES} tries")
+        raise RuntimeError(f"{room}: {name} could not join in {JOIN_TRIES} tries: {last!r}")
 
     async def ws_game(self, slot: int, rng: random.Random) -> None:
         room = await self.create(slot, SEATS, {"clock": 0})
@@ -284,16 +290,19 @@ async def run_soak(soak: Soak, shown: progress.Bar) -> dict[str, Any]:
         await soak.fault_loop(faults_end, shown)
         await asyncio.sleep(max(0.0, faults_end - time.monotonic()))
         quiet = time.monotonic()
+        soak.timings["faults_ended"] = quiet - began
         shown.now(f"{len(soak.faults)} faults done; {options.settle:g} s without faults")
         await asyncio.sleep(options.settle)
         memory_end = soak.memory()
         load_end = load_average()
         soak.errors += await soak.stuck(quiet)
+        soak.timings["settled"] = time.monotonic() - began
     finally:
         for task in [*slots, poller, ticker]:
             task.cancel()
         await asyncio.gather(*slots, poller, ticker, return_exceptions=True)
     ended = time.monotonic()
+    soak.timings["stopped"] = ended - began
     shown.now("checking the history")
     for game in soak.games.values():  # a game that ended is judged finished first
         growth = merged(game.track, _acks(game.history))
@@ -304,15 +313,15 @@ async def run_soak(soak: Soak, shown: progress.Bar) -> dict[str, Any]:
         problems, counts = await asyncio.to_thread(check, sync, histories, PREFIX)
     finally:
         sync.close()
+    soak.timings["checked"] = time.monotonic() - began
     return summary(soak, problems, counts, ended - began, ended,
                    {"start": memory_start, "end": memory_end},
                    {"start": load_start, "end": load_end})  # fmt: skip
 
 
 async def _close(players: Sequence[RecordingClient]) -> None:
-    for p in players:
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(p.close(), 5)
+    closing = [asyncio.wait_for(p.close(), 5) for p in players]
+    await asyncio.gather(*closing, return_exceptions=True)
 
 
 async def _tick(shown: progress.Bar) -> None:
@@ -413,6 +422,7 @@ def summary(
             for name in sorted({*memory["start"], *memory["end"]})
         },
         "load_average": load,
+        "phases_seconds": {k: round(v, 1) for k, v in soak.timings.items()},
         "cpus": os.cpu_count(),
         "problems": problems[:20],
         "problem_count": len(problems),
