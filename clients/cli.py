@@ -20,6 +20,7 @@ SUBCOMMANDS: dict[str, str] = {
     "bench": "clients.bench.cli",
     "bench-cluster": "clients.bench.cluster",
     "bench-all": "clients.bench.suite",
+    "soak": "clients.soak.cli",
     "play": "clients.terminal.cli",
     "watch": "clients.terminal.cli",
     "login": "clients.terminal.account",

@@ -1,5 +1,5 @@
 """A progress bar for the commands that run for minutes (``simulate``, ``bench``,
-``bench-all``, ``bench-cluster``): what runs now, how far along, and the time left.
+``bench-all``, ``bench-cluster``, ``soak``): what runs now, how far along, and the time left.
 
 It draws on the terminal only: on stderr, and only when stderr is a terminal and the
 command was not asked for ``--json``. Piped or redirected, the command prints exactly

@@ -291,8 +291,10 @@ class Rooms:
                 if attempt == 2:
                     raise
                 await asyncio.sleep(0.05 * (attempt + 1))
-                with contextlib.suppress(StoreError):
-                    fence = await self.store.fence(room_id)  # the first try can no longer land
+                with contextlib.suppress(StoreError):  # the first try can no longer land;
+                    # the fencer's epoch: on a cluster noted with its node, and only if the
+                    # lease is still ours (a bare INCR of the fence would be neither)
+                    fence = await self.fencer.refence(room_id)
                     if await self.store.last_seq(room_id) == len(plain):
                         return  # it landed
 

@@ -4,26 +4,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import time
 from typing import Any
 
 import redis.asyncio as aioredis
 
 from clients.sdk import Client
+from clients.soak.history import RecordingClient
 from server.store import open_store
 from tests.support.server import ServerProcess
-
-
-class RecordingClient(Client):
-    """A client that remembers the id, ack seq and arrival time of every acked command."""
-
-    acked: list[tuple[str, int, float]]
-
-    async def send(self, command: dict[str, Any], cmd_id: str | None = None) -> int:
-        cmd_id = cmd_id or self.next_id()
-        seq = await super().send(command, cmd_id)
-        self.acked.append((cmd_id, seq, time.monotonic()))
-        return seq
 
 
 def urls_from(servers: list[ServerProcess], first: int) -> list[str]:

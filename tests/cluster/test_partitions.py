@@ -1,6 +1,6 @@
 """Issue 23, item 3: partitions and slow links on a Redis Cluster, made by TCP proxies
 the test controls (tests/support/netsplit.py), each checked over the recorded history
-(tests/cluster/history.py: every acknowledged command in the log exactly once, no view
+(clients/soak/history.py: every acknowledged command in the log exactly once, no view
 ahead of the log, one node per fence epoch, every room finished once the faults stop).
 
 Three masters with a replica each talk to each other only through proxies (client
@@ -36,7 +36,7 @@ import pytest
 
 from clients.bots.play import play_seat
 from clients.sdk import create_room
-from tests.cluster.history import RoomHistory, check, epochs, raw_log
+from clients.soak.history import RoomHistory, Seen, check, epochs, raw_log
 from tests.cluster.support import RecordingClient
 from tests.support.netsplit import Link, ProxiedCluster, source_address
 from tests.support.redis_cluster import binaries
@@ -137,12 +137,12 @@ def _before(setup: Setup, game: Game) -> None:
     """What the clients have seen, then the log behind it (no view ahead of the log).
     Run in a thread, as every call of a synchronous client here: the proxies it goes
     through live in the test's loop."""
-    for history in game.histories:
-        history.seen_before = max(p.seq for p in history.players)
+    seen = [max(p.seq for p in history.players) for history in game.histories]
     client = setup.cluster.client()
     try:
-        for history in game.histories:
-            history.log_before = [(s, b) for s, b, _ in raw_log(client, "rollhouse", history.room)]
+        for history, seq in zip(game.histories, seen, strict=True):
+            log = [(s, b) for s, b, _ in raw_log(client, "rollhouse", history.room)]
+            history.snapshots.append(Seen(seq, log))
     finally:
         client.close()
 

@@ -1,7 +1,7 @@
 """Three ``rollhouse serve`` nodes on a real Redis Cluster (three masters, three
 replicas, tests/support/redis_cluster.py): games across nodes, and a master SIGKILLed
 mid-game with its replica promoted, checked over the recorded history
-(tests/cluster/history.py).
+(clients/soak/history.py).
 
 The fault: the replica of the master that holds the first room is frozen (SIGSTOP)
 and its link to the master cut (the master closes it: CLIENT KILL TYPE replica; the
@@ -32,10 +32,10 @@ from redis.cluster import RedisCluster as SyncCluster
 
 from clients.bots.play import play_seat
 from clients.sdk import create_room
+from clients.soak.history import RoomHistory, Seen, check, epochs, raw_log
 from server.cluster.leases import Leases
 from server.store import StoreFenced, open_store
 from server.store.redis_conn import connect
-from tests.cluster.history import RoomHistory, check, epochs, raw_log
 from tests.cluster.support import player
 from tests.support.redis_cluster import RedisCluster, launch_cluster
 from tests.support.server import ServerProcess
@@ -147,8 +147,9 @@ async def _kill_master_mid_game(
     client = _client(cluster)
     try:
         for history in histories:  # what the clients have seen, then the log behind it
-            history.seen_before = max(p.seq for p in history.players)
-            history.log_before = [(s, b) for s, b, _ in raw_log(client, "rollhouse", history.room)]
+            seen = max(p.seq for p in history.players)
+            log = [(s, b) for s, b, _ in raw_log(client, "rollhouse", history.room)]
+            history.snapshots.append(Seen(seen, log))
     finally:
         client.close()
     killed = time.monotonic()

@@ -39,7 +39,8 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
-from tests.support.redis_cluster import RedisCluster
+from clients.soak.redis_cluster import MASTERS, RedisCluster, cluster_port
+from tests.support.redis_cluster import binaries
 from tests.support.redis_server import free_port
 
 EVERYONE = "*"
@@ -207,8 +208,6 @@ class ProxiedCluster(RedisCluster):
     async def launch(self, nodes: Iterable[str]) -> ProxiedCluster:
         """Pick the ports, start the Links (the members', each node's), start the members
         and make the cluster (in a thread: the Links run in this loop meanwhile)."""
-        from tests.support.redis_cluster import MASTERS, cluster_port
-
         while len(self.ports) < 2 * MASTERS:
             port = cluster_port()
             if port not in self.ports:
@@ -230,8 +229,6 @@ class ProxiedCluster(RedisCluster):
 
     def _make(self) -> None:
         import subprocess
-
-        from tests.support.redis_cluster import binaries
 
         _, cli = binaries()
         for port in self.ports:

@@ -1,0 +1,158 @@
+"""The soak's faults, one at a time, each undone before the next is drawn.
+
+- ``node-kill``: SIGKILL a node, start it again (same id and port): its rooms move
+  to the others within the lease, then spread back as rooms are made;
+- ``node-pause``: SIGSTOP a node past its lease (1.5 leases), then SIGCONT: its
+  rooms move; woken, it must find itself fenced and stop acknowledging for them;
+- ``master-kill``: SIGKILL a Redis master (only on a cluster the soak started): its
+  replica is promoted (every acknowledged append is on it: WAIT), the old master
+  is started again and rejoins as the new master's replica.
+
+The kinds come in rounds, each round in a shuffled order (:func:`draw`). Each fault
+notes the rooms it stalls (a node's: the rooms whose lease it held; a
+master's: the rooms whose slot it served) with their log's length when it began, so
+the failover time of each is read from the tracks afterwards
+(:func:`clients.soak.track.recovered_after`). The node partitioned from Redis
+through a proxy is not drawn: a cluster client follows the addresses the cluster
+announces (CLUSTER SLOTS), around any proxy in front of the seeds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+import signal
+import time
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+from redis.asyncio.cluster import RedisCluster as AsyncCluster
+
+from clients.bench.cluster import Node
+from clients.soak.history import RoomHistory, Seen, raw_log
+from clients.soak.redis_cluster import RedisCluster
+from server.store.redis_conn import mget
+
+NODE_FAULTS = ("node-kill", "node-pause")
+REDIS_FAULTS = ("master-kill",)
+PAUSE_LEASES = 1.5
+"""A paused node sleeps this many leases: past its lease, so its rooms move."""
+
+
+@attrs.define
+class Fault:
+    kind: str
+    target: str
+    began: float
+    tails: dict[str, int]
+    """Each room the fault stalls -> its log's length when the fault began."""
+    promoted: float | None = None
+    """A master's kill: seconds until its replica was a master."""
+    whole: float | None = None
+    """A master's kill: seconds until every master had a replica in sync again (the old
+    master back as a replica): until then the promoted one acknowledges nothing."""
+    restarts: int = 0
+
+
+def key(prefix: str, room: str, part: str) -> str:
+    return f"{prefix}:room:{{{room}}}:{part}"
+
+
+async def tails(client: AsyncCluster, prefix: str, rooms: Sequence[str]) -> dict[str, int]:
+    """Each room's log length now."""
+    out = {}
+    for room in rooms:
+        top: Any = await client.xrevrange(key(prefix, room, "log"), count=1)
+        out[room] = int(bytes(top[0][0]).split(b"-")[1]) if top else 0
+    return out
+
+
+async def held_by(client: AsyncCluster, prefix: str, rooms: Sequence[str], node: str) -> list[str]:
+    """The rooms whose lease ``node`` holds now."""
+    holders = await mget(client, [key(prefix, r, "lease") for r in rooms])
+    return [r for r, h in zip(rooms, holders, strict=True) if h is not None and h.decode() == node]
+
+
+async def kill_node(client: AsyncCluster, prefix: str, node: Node, rooms: Sequence[str]) -> Fault:
+    stalled = await held_by(client, prefix, rooms, node.id)
+    began = time.monotonic()
+    node.kill()
+    fault = Fault("node-kill", node.id, began, await tails(client, prefix, stalled))
+    await asyncio.to_thread(node.start)
+    fault.restarts = 1
+    return fault
+
+
+async def pause_node(client: AsyncCluster, prefix: str, node: Node, rooms: Sequence[str]) -> Fault:
+    assert node.proc is not None
+    stalled = await held_by(client, prefix, rooms, node.id)
+    began = time.monotonic()
+    os.kill(node.proc.pid, signal.SIGSTOP)
+    try:
+        fault = Fault("node-pause", node.id, began, await tails(client, prefix, stalled))
+        await asyncio.sleep(max(0.0, began + PAUSE_LEASES * node.lease - time.monotonic()))
+    finally:
+        os.kill(node.proc.pid, signal.SIGCONT)
+    return fault
+
+
+async def kill_master(
+    client: AsyncCluster,
+    cluster: RedisCluster,
+    prefix: str,
+    master: int,
+    histories: Sequence[RoomHistory],
+) -> Fault:
+    """SIGKILL ``master``; the views of its rooms' players are noted first (the
+    checker finds any record they saw that the promoted replica lacks)."""
+    rooms = [h.room for h in histories]
+    stalled = [r for r in rooms if _port(client, key(prefix, r, "log")) == master]
+    before = await tails(client, prefix, stalled)
+    for history in histories:
+        if history.room in stalled and history.players:
+            seen = max(p.seq for p in history.players)
+            log = await asyncio.to_thread(_read, cluster, prefix, history.room)
+            history.snapshots.append(Seen(seen, log))
+    replica = await asyncio.to_thread(cluster.replica_of, master)
+    began = time.monotonic()
+    cluster.kill(master)
+    fault = Fault("master-kill", f"redis {master}", began, before)
+    await asyncio.to_thread(cluster.wait_promoted, replica)
+    fault.promoted = time.monotonic() - began
+    await asyncio.to_thread(cluster.restart, master)
+    await asyncio.to_thread(cluster.wait_whole, 60.0)
+    fault.whole = time.monotonic() - began
+    fault.restarts = 1
+    return fault
+
+
+def _port(client: AsyncCluster, name: str) -> int | None:
+    node = client.get_node_from_key(name)
+    return None if node is None else int(node.port)
+
+
+def _read(cluster: RedisCluster, prefix: str, room: str) -> list[tuple[int, bytes]]:
+    sync = cluster.client()
+    try:
+        return [(s, b) for s, b, _ in raw_log(sync, prefix, room)]
+    finally:
+        sync.close()
+
+
+def draw(
+    rng: random.Random,
+    deck: list[str],
+    kinds: Sequence[str],
+    nodes: Sequence[Node],
+    masters: list[int],
+) -> tuple[str, Node | int]:
+    """The next fault and its target. The kinds come in rounds, each in a shuffled order
+    (``deck`` holds what is left of this round), so a short run sees every kind."""
+    if not deck:
+        deck += rng.sample(list(kinds), len(kinds))
+    kind = deck.pop()
+    if kind in REDIS_FAULTS:
+        return kind, rng.choice(masters)
+    return kind, rng.choice(list(nodes))

@@ -1,0 +1,296 @@
+"""A Redis Cluster of our own: three masters and three replicas on loopback.
+
+Six Debian ``redis-server`` processes with ``cluster-enabled yes`` on free 127.0.0.1
+ports (each port's cluster bus, port + 10000, free too; never 6379), joined by
+``redis-cli --cluster create ... --cluster-replicas 1 --cluster-yes``;
+:meth:`RedisCluster.start` waits until every node says ``cluster_state:ok`` and every
+replica is in sync. Fault tests and ``rollhouse soak`` SIGKILL a master and watch its
+replica take over (:meth:`RedisCluster.kill`, :meth:`RedisCluster.master_of`,
+:meth:`RedisCluster.wait_promoted`, :meth:`RedisCluster.restart`).
+
+The nodes run with a short ``cluster-node-timeout`` (1 s) so a failover takes a few
+seconds, ``cluster-require-full-coverage no`` (the other masters' slots stay served
+while one master's slots fail over) and ``cluster-replica-validity-factor 0`` (a
+replica always takes over). The pytest fixtures over it are in
+tests/support/redis_cluster.py.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+import redis
+from redis.cluster import RedisCluster as SyncCluster
+
+NODE_TIMEOUT_MS = 1000
+START_TIMEOUT = 30.0
+STOP_TIMEOUT = 5.0
+MASTERS = 3
+
+
+def _free(port: int) -> bool:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def cluster_port() -> int:
+    """A free port whose cluster bus port (+10000) is free too."""
+    for _attempt in range(200):
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            sock.bind(("127.0.0.1", 0))
+            port = int(sock.getsockname()[1])
+        if port != 6379 and port + 10000 < 65536 and _free(port + 10000):
+            return port
+    raise RuntimeError("no free port pair for a cluster node")
+
+
+class NoRedis(RuntimeError):
+    """redis-server or redis-cli is not on PATH."""
+
+
+def binaries() -> tuple[str, str]:
+    """The paths of redis-server and redis-cli; :class:`NoRedis` when either is missing."""
+    server, cli = shutil.which("redis-server"), shutil.which("redis-cli")
+    if server is None or cli is None:
+        raise NoRedis("redis-server or redis-cli is not on PATH")
+    return server, cli
+
+
+class RedisCluster:
+    """Six redis-server processes forming one cluster (three masters, one replica each)."""
+
+    def __init__(
+        self, directory: Path, *, appendonly: bool = False, config: Path | None = None
+    ) -> None:
+        self.directory = directory
+        self.appendonly = appendonly
+        self.config = config
+        """A redis.conf to run instead of the settings above (deploy/redis-cluster.conf):
+        only the port, address, directory and announced name are set on top of it."""
+        self.ports: list[int] = []
+        self.processes: dict[int, subprocess.Popen[bytes]] = {}
+
+    @property
+    def seeds(self) -> list[int]:
+        """The ports given as seed nodes (the first three started)."""
+        return self.ports[:MASTERS]
+
+    @property
+    def url(self) -> str:
+        """The store URL: ``redis+cluster://`` with the seed nodes."""
+        return "redis+cluster://" + ",".join(f"127.0.0.1:{p}" for p in self.seeds)
+
+    def _start_node(self, port: int) -> None:
+        server, _ = binaries()
+        folder = self.directory / str(port)
+        folder.mkdir(parents=True, exist_ok=True)
+        args = [server, *([str(self.config)] if self.config else [])]
+        args += ["--port", str(port), "--bind", "127.0.0.1", "--dir", str(folder)]
+        args += ["--daemonize", "no", "--loglevel", "warning"]
+        args += ["--cluster-announce-hostname", "localhost"] if self.config else self._settings()
+        args += self.node_args(port)
+        self.processes[port] = subprocess.Popen(
+            args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+
+    def node_args(self, port: int) -> list[str]:
+        """More redis-server arguments for the node on ``port`` (none here; the partition
+        tests announce proxy ports: tests/support/netsplit.py)."""
+        return []
+
+    def _settings(self) -> list[str]:
+        """The test settings (without a ``config`` file): quick failovers, no disk."""
+        args = ["--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf"]
+        args += ["--cluster-node-timeout", str(NODE_TIMEOUT_MS)]
+        args += ["--cluster-require-full-coverage", "no"]
+        args += ["--cluster-replica-validity-factor", "0"]
+        args += ["--save", "", "--appendonly", "yes" if self.appendonly else "no"]
+        return [*args, "--protected-mode", "no"]
+
+    def start(self) -> None:
+        """Start six nodes, create the cluster, wait until it is whole."""
+        _, cli = binaries()
+        self.ports = []
+        while len(self.ports) < 2 * MASTERS:
+            port = cluster_port()
+            if port not in self.ports:
+                self.ports.append(port)
+        for port in self.ports:
+            self._start_node(port)
+        for port in self.ports:
+            self._wait_ping(port)
+        addresses = [f"127.0.0.1:{p}" for p in self.ports]
+        subprocess.run(
+            [cli, "--cluster", "create", *addresses, "--cluster-replicas", "1", "--cluster-yes"],
+            check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=60,
+        )  # fmt: skip
+        self.wait_whole()
+
+    def _wait_ping(self, port: int) -> None:
+        client = redis.Redis(port=port, socket_timeout=1, socket_connect_timeout=1)
+        deadline = time.monotonic() + START_TIMEOUT
+        try:
+            while time.monotonic() < deadline:
+                with contextlib.suppress(redis.RedisError):
+                    if client.ping():
+                        return
+                time.sleep(0.05)
+        finally:
+            client.close()
+        raise RuntimeError(f"cluster node {port} did not answer PING")
+
+    def running(self) -> list[int]:
+        return [p for p, proc in self.processes.items() if proc.poll() is None]
+
+    def masters(self) -> list[int]:
+        """The ports of the running nodes that are masters now."""
+        return [p for p in self.running() if self.replication(p).get("role") == "master"]
+
+    def pids(self) -> dict[int, int]:
+        """Port -> pid of each running node."""
+        return {p: self.processes[p].pid for p in self.running()}
+
+    def cluster_info(self, port: int) -> dict[str, str]:
+        """CLUSTER INFO of one node, as a dict."""
+        client = redis.Redis(port=port, socket_timeout=1, socket_connect_timeout=1)
+        try:
+            text = client.cluster("INFO")
+        finally:
+            client.close()
+        if isinstance(text, dict):  # redis-py parses CLUSTER INFO
+            return {str(k): str(v) for k, v in text.items()}
+        blob = text.decode() if isinstance(text, bytes) else str(text)
+        return dict(line.split(":", 1) for line in blob.split() if ":" in line)
+
+    def replication(self, port: int) -> dict[str, object]:
+        """INFO replication of one node."""
+        client = redis.Redis(port=port, socket_timeout=1, socket_connect_timeout=1)
+        try:
+            return dict(client.info("replication"))
+        finally:
+            client.close()
+
+    def wait_whole(self, timeout: float = START_TIMEOUT) -> None:
+        """Wait until every running node says the cluster is ok, with three masters that
+        each have a replica in sync."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with contextlib.suppress(redis.RedisError, OSError):
+                if self._whole():
+                    return
+            time.sleep(0.1)
+        raise RuntimeError("the Redis Cluster did not become whole")
+
+    def _whole(self) -> bool:
+        masters = 0
+        for port in self.running():
+            if self.cluster_info(port).get("cluster_state") != "ok":
+                return False
+            replication = self.replication(port)
+            if replication.get("role") == "master":
+                masters += 1
+                if int(str(replication.get("connected_slaves", 0))) < 1:
+                    return False
+            elif replication.get("master_link_status") != "up":
+                return False
+        return masters == MASTERS
+
+    def master_of(self, key: str) -> int:
+        """The port of the master serving ``key``'s slot now."""
+        client = self.client()
+        try:
+            node: Any = client.get_node_from_key(key)  # type: ignore[no-untyped-call]
+            return int(node.port)
+        finally:
+            client.close()
+
+    def client(self) -> SyncCluster:
+        port = next(p for p in self.seeds + self.ports if p in self.running())
+        return SyncCluster(host="127.0.0.1", port=port, socket_timeout=2, socket_connect_timeout=2)
+
+    def replica_of(self, master: int) -> int:
+        """The port of ``master``'s replica."""
+        slave = self.replication(master)["slave0"]
+        assert isinstance(slave, dict)
+        return int(slave["port"])
+
+    def wait_promoted(self, port: int, timeout: float = START_TIMEOUT) -> None:
+        """Wait until the node on ``port`` is a master (a replica that took over)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            with contextlib.suppress(redis.RedisError, OSError):
+                if self.replication(port).get("role") == "master":
+                    return
+            time.sleep(0.1)
+        raise RuntimeError(f"node {port} was not promoted")
+
+    def cut_replicas(self, master: int) -> None:
+        """Close the master's links to its replicas (CLIENT KILL TYPE replica)."""
+        client = redis.Redis(port=master, socket_timeout=1)
+        try:
+            client.client_kill_filter(_type="replica")
+        finally:
+            client.close()
+
+    def kill(self, port: int) -> None:
+        """SIGKILL one node (thawed first, should it be frozen)."""
+        process = self.processes[port]
+        if process.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(process.pid, signal.SIGCONT)
+            process.kill()
+            process.wait(STOP_TIMEOUT)
+
+    def signal(self, port: int, sig: signal.Signals) -> None:
+        os.kill(self.processes[port].pid, sig)
+
+    def restart(self, port: int) -> None:
+        """Start a killed node again on its port and its nodes.conf (it rejoins)."""
+        self._start_node(port)
+        self._wait_ping(port)
+
+    def flush(self) -> None:
+        """Empty every master (FLUSHALL)."""
+        client = self.client()
+        try:
+            client.flushall(target_nodes=SyncCluster.PRIMARIES)
+        finally:
+            client.close()
+
+    def stop(self) -> None:
+        for process in self.processes.values():
+            if process.poll() is None:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(process.pid, signal.SIGCONT)
+                process.terminate()
+        for process in self.processes.values():
+            try:
+                process.wait(STOP_TIMEOUT)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(STOP_TIMEOUT)
+
+
+def launch_cluster(
+    directory: Path, *, appendonly: bool = False, config: Path | None = None
+) -> RedisCluster:
+    """Start a Redis Cluster with its files under ``directory`` (stop it when done)."""
+    cluster = RedisCluster(directory, appendonly=appendonly, config=config)
+    try:
+        cluster.start()
+    except BaseException:
+        cluster.stop()
+        raise
+    return cluster
