@@ -93,7 +93,8 @@ class Tally:
 
 
 class Spectator(asyncio.Protocol):
-    """A raw websocket client: handshake, a hello, then every server frame decoded."""
+    """A raw websocket client: handshake, a hello, then every server frame decoded (and
+    pings answered)."""
 
     def __init__(self, path: str, room: str, tally: Tally, keeper: bool) -> None:
         self.path, self.room, self.tally, self.keeper = path, room, tally, keeper
@@ -142,6 +143,9 @@ class Spectator(asyncio.Protocol):
             at += head + size
             if opcode == 2:
                 self.message(payload)
+            elif opcode == 9:  # the server's keepalive ping: a silent socket is closed
+                assert self.transport is not None
+                self.transport.write(masked(payload, opcode=10))
             elif opcode == 8:
                 self.fail(f"closed: {payload[2:].decode(errors='replace')}")
         self.buffer = buffer[at:]
