@@ -146,7 +146,10 @@ class Metrics:
             "rollhouse_forwarded_total",
             "Messages between a room's owner and the node holding the client's socket: "
             "direction in (received as the owner) or out (sent as the relay), by kind "
-            "(hello, cmd, resync, leave, call).",
+            "(hello, cmd, resync, leave, call); direction back: received as the relay from "
+            "an owner, by kind (frames: one message carries a frame for every connection "
+            "of this node it is for, so a patch for 50 spectators here counts once; close, "
+            "result).",
         )
         self.forward_latency = Histogram(
             "rollhouse_forward_seconds",

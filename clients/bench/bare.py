@@ -5,7 +5,8 @@ just enough of our protocol for the SDK client to drive it: a ``hello`` joins th
 named room and is answered with a ``welcome`` (an empty view at the room's current
 seq); any other frame is a command: it bumps the room's seq, is broadcast to every
 socket of the room as one patch ``{"type": "patch", "from": n - 1, "to": n, "ops": []}``
-(encoded once, ``websockets.broadcast``), and is answered to the sender with
+(encoded once, ``websockets.broadcast``; or, if the command carries a ``frame``, those
+bytes as they are: :mod:`clients.bench.audience` replays our patches), and is answered to the sender with
 ``{"type": "ack", "id": ..., "seq": n}`` - patch first, then ack, as our server does.
 msgpack on binary frames, JSON on text frames. No game, no store, no validation,
 no outbox, no rate limit: the ceiling our stack is compared with.
@@ -73,7 +74,8 @@ class BareRooms:
         command = message.get("command") or {}
         patch = {"type": "patch", "from": seq - 1, "to": seq, "ops": []}
         patch["events"] = [str(command.get("type"))]
-        broadcast(self.sockets[room], encode(patch))
+        frame = message.get("frame")  # a recorded frame to replay (clients.bench.audience)
+        broadcast(self.sockets[room], frame if isinstance(frame, bytes) else encode(patch))
         await ws.send(encode({"type": "ack", "id": message.get("id"), "seq": seq}))
 
     def leave(self, room: str, ws: ServerConnection) -> None:

@@ -12,7 +12,9 @@ It runs, each as its own process with ``--json``, with nothing of its own in bet
 5. ``python -m clients.bench.load`` (a long room loading under traffic);
 6. ``python -m clients.bench.fold`` and ``python -m clients.bench.rooms``;
 7. ``python -m clients.bench.core``, alone and ``--together`` (the room core's CPU per
-   command, in process).
+   command, in process);
+8. ``python -m clients.bench.audience`` (one Rollie room, 6 players, 5,000 spectators:
+   deliveries per server CPU second against a bare broadcast of the same frames).
 
 ``--seconds`` is the window of each ``rollhouse bench`` target (default 10); the whole
 run takes about ten minutes on two cores. The machine's load average is taken before
@@ -58,6 +60,7 @@ def parts(seconds: float) -> list[tuple[str, list[str], float]]:
         ("rooms", ["clients.bench.rooms", "--json"], 8),
         ("core", ["clients.bench.core", "--json"], 17),
         ("core_together", ["clients.bench.core", "--together", "--json"], 16),
+        ("audience", ["clients.bench.audience", "--json"], 70),
     ]
 
 
@@ -197,7 +200,19 @@ def targets() -> list[Target]:
         for game in ("rollie", "roll-player", "roll-builder"):
             rows.append((f"room core in process, us per command, {game}, {how}", "(printed)",
                          partial(_core_us, part, game), printed))  # fmt: skip
+    rows += [
+        ("a big audience (5,000 spectators): deliveries per server CPU s / bare", ">= 0.6x",
+         lambda r: r["audience"]["output"]["ratio_per_server_cpu"], _at_least(0.6)),
+        ("a big audience: patch p99 ms to the last spectator (bare's)", "(printed)",
+         _audience_p99, printed),
+    ]  # fmt: skip
     return rows
+
+
+def _audience_p99(result: Parts) -> str:
+    out = result["audience"]["output"]
+    ours, bare = (out[k]["patch_to_last_spectator_ms"]["p99"] for k in ("ours", "bare"))
+    return f"{ours} ({bare})"
 
 
 def _by_store(runs: list[dict[str, Any]], store: str) -> dict[str, Any]:

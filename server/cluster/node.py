@@ -271,6 +271,7 @@ class Node:
     async def on_message(self, msg: Message) -> None:
         kind = msg["k"]
         if kind in ("frames", "close", "result"):
+            self.metrics.forwarded.inc(direction="back", kind=kind)
             self._to_relay(msg)
             return
         self.metrics.forwarded.inc(direction="in", kind=kind)

@@ -286,15 +286,35 @@ def _packed(batch: list[tuple[str, Message]], stamp: Callable[[], str]) -> list[
 
 
 def _coalesce(queue: list[tuple[str, Message]]) -> list[tuple[str, Message]]:
-    """Merge runs of one frame for several connections of one node into one message."""
+    """Merge the messages of one frame object for several connections of one node into
+    one message: a connection joins the latest such message if nothing for it was
+    queued after that message (each connection's own frames and closes keep their
+    order; order between connections is no promise). So a patch for 50 spectators
+    crosses once even when each of them also gets another frame in the same input
+    (patch, presence, patch, presence...: two messages, not 100)."""
     out: list[tuple[str, Message]] = []
+    latest: dict[tuple[str, int], int] = {}
+    """(node, id of the frame) -> index in ``out`` of the latest frames message of it."""
+    last: dict[tuple[str, Any], int] = {}
+    """(node, connection) -> index in ``out`` of the latest message for it."""
     for node, msg in queue:
-        if out and msg.get("k") == "frames":
-            last_node, last = out[-1]
-            if last_node == node and last.get("k") == "frames" and last["f"] is msg["f"]:
-                last["p"].extend(msg["p"])
+        kind = msg.get("k")
+        if kind == "frames":
+            pids, key = msg["p"], (node, id(msg["f"]))
+            at = latest.get(key)
+            if at is not None and all(last.get((node, pid), -1) <= at for pid in pids):
+                out[at][1]["p"].extend(pids)
+                for pid in pids:
+                    last[(node, pid)] = at
                 continue
-        out.append((node, {**msg, "p": list(msg["p"])} if msg.get("k") == "frames" else msg))
+            latest[key] = len(out)
+            for pid in pids:
+                last[(node, pid)] = len(out)
+            out.append((node, {**msg, "p": list(pids)}))
+            continue
+        if kind == "close":
+            last[(node, msg["p"])] = len(out)
+        out.append((node, msg))
     return out
 
 

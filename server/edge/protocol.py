@@ -14,7 +14,8 @@ upgrade request, then the socket's bytes. From there:
   fragments are joined, text must be UTF-8 (else close 1007), a message over
   ``ws_max_size`` closes 1009; pings are answered by the sans-I/O layer;
 - out: :meth:`WebSocketEdge.write` frames what the room hands over for one input and
-  writes it to the transport in one call. While the transport is over its high-water
+  writes it to the transport in one call; a frame object shared by many sockets (a
+  spectators' patch) is framed once (:func:`_wire`). While the transport is over its high-water
   mark the frames wait in a bounded outbox (``Settings.outbox_limit`` frames) and go
   out in one write when it drains; when the outbox overflows the client is too slow:
   close 4000 ``room/slow_consumer`` and, whatever it reads, its TCP connection is
@@ -60,6 +61,32 @@ PING_EVERY = 10.0
 """Seconds between two keepalive sweeps (see :func:`keepalive`)."""
 CLOSE_GOING_AWAY = 1012
 """Close code when the server shuts down ("service restart")."""
+WIRE_KEPT = 256
+"""Frames whose bytes on the wire are kept (see :func:`_wire`)."""
+
+_WIRE: dict[int, tuple[Frame, bytes]] = {}
+"""Recently written frames (by identity, the frame kept alive beside its bytes) and
+their bytes on the wire."""
+
+
+def _wire(ws: ServerProtocol, frame: Frame) -> bytes:
+    """``frame`` as a websocket frame's bytes, framed once per frame object: a patch
+    shared by 5,000 spectators is framed once, not 5,000 times. Our server frames are
+    unmasked and the protocol negotiates no extension, so the bytes are the same on
+    every socket; they come from the sans-I/O layer itself (``send_binary`` and
+    ``data_to_send``), so nothing here frames by hand."""
+    kept = _WIRE.get(id(frame))
+    if kept is not None and kept[0] is frame:
+        return kept[1]
+    if type(frame) is bytes:
+        ws.send_binary(frame)
+    else:
+        ws.send_text(frame.encode())  # type: ignore[union-attr]
+    wire = b"".join(ws.data_to_send())
+    if len(_WIRE) >= WIRE_KEPT:
+        _WIRE.clear()
+    _WIRE[id(frame)] = (frame, wire)
+    return wire
 
 
 def _select(protocol: ServerProtocol, offered: Any) -> Any:
@@ -231,12 +258,9 @@ class WebSocketEdge(asyncio.Protocol):
         if self.paused:
             self._hold(frames)
             return
-        for frame in frames:
-            if type(frame) is bytes:
-                ws.send_binary(frame)
-            else:
-                ws.send_text(frame.encode())  # type: ignore[union-attr]
-        transport.write(b"".join(ws.data_to_send()))
+        chunks = ws.data_to_send()  # usually nothing (every input flushes): goes first
+        chunks.extend(_wire(ws, frame) for frame in frames)
+        transport.write(chunks[0] if len(chunks) == 1 else b"".join(chunks))
 
     def _hold(self, frames: Iterable[Frame]) -> None:
         waiting = self.waiting

@@ -157,6 +157,24 @@ def test_idle_bench_opens_every_connection(
         assert 0 < summary["memory"][key]["p50"] <= summary["memory"][key]["p99"]
 
 
+def test_audience_bench_delivers_every_patch_to_every_spectator(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``python -m clients.bench.audience``: every measured patch reaches every spectator
+    and player of our server, and the bare server replays the same frames to as many."""
+    from clients.bench import audience
+
+    monkeypatch.setattr("sys.argv", ["audience", "--spectators", "30", "--commands", "4", "--json"])
+    audience.main()
+    summary = json.loads(capsys.readouterr().out)
+    ours, bare = summary["ours"], summary["bare"]
+    assert ours["commands"] == bare["commands"] == 4
+    assert ours["deliveries"] == bare["deliveries"] == 4 * (30 + audience.PLAYERS)
+    for row in (ours, bare):
+        ms = row["patch_to_last_spectator_ms"]
+        assert 0 < ms["p50"] <= ms["p99"]
+
+
 def test_bench_all_reads_every_target_from_its_parts() -> None:
     """``rollhouse bench-all``'s table finds every figure in what its parts print (the
     parts' JSON of one real run, cut to the fields the table reads), and a part that

@@ -18,7 +18,8 @@ pytestmark = pytest.mark.timeout(120)
 
 
 def test_one_frame_for_many_connections_of_a_node_crosses_once() -> None:
-    """Runs of one frame object for one node merge; other nodes and frames keep their order."""
+    """Messages of one frame object for one node merge while no connection's own order
+    changes; other nodes keep theirs."""
     patch, other = b"patch", b"other"
     queue = [
         ("n1", {"k": "frames", "p": [1], "f": patch}),
@@ -27,16 +28,42 @@ def test_one_frame_for_many_connections_of_a_node_crosses_once() -> None:
         ("n1", {"k": "frames", "p": [3], "f": other}),
         ("n1", {"k": "close", "p": 3, "c": "room/moved", "m": ""}),
         ("n1", {"k": "frames", "p": [4], "f": other}),
+        ("n1", {"k": "frames", "p": [3], "f": other}),
     ]
     out = _coalesce(queue)
     assert [(n, m["k"], m.get("p")) for n, m in out] == [
         ("n1", "frames", [1, 2]),
         ("n2", "frames", [7]),
-        ("n1", "frames", [3]),
+        ("n1", "frames", [3, 4]),
         ("n1", "close", 3),
-        ("n1", "frames", [4]),
+        ("n1", "frames", [3]),  # after its close, as queued
     ]
     assert queue[0][1]["p"] == [1]  # the queued messages are not changed
+
+
+def test_interleaved_frames_of_many_connections_still_cross_once_each() -> None:
+    """Each spectator's patch then presence (one input's frames, peer by peer): two
+    messages, not one per frame per connection; a connection's later frame never
+    joins a message ahead of one of its earlier frames."""
+    patch, presence, late = b"patch", b"presence", b"late"
+    queue = []
+    for pid in range(1, 51):
+        queue += [("n1", {"k": "frames", "p": [pid], "f": patch}),
+                  ("n1", {"k": "frames", "p": [pid], "f": presence})]  # fmt: skip
+    out = _coalesce(queue)
+    assert [(m["f"], m["p"]) for _, m in out] == [
+        (patch, list(range(1, 51))),
+        (presence, list(range(1, 51))),
+    ]
+    queue = [("n1", {"k": "frames", "p": [1], "f": patch}),
+             ("n1", {"k": "frames", "p": [1], "f": late}),
+             ("n1", {"k": "frames", "p": [1], "f": patch}),
+             ("n1", {"k": "frames", "p": [2], "f": patch})]  # fmt: skip
+    assert [(m["f"], m["p"]) for _, m in _coalesce(queue)] == [
+        (patch, [1]),
+        (late, [1]),
+        (patch, [1, 2]),
+    ]
 
 
 async def _round_trips(url: str, room: str, n: int) -> list[float]:
