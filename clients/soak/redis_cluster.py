@@ -121,22 +121,31 @@ class RedisCluster:
 
     def start(self) -> None:
         """Start six nodes, create the cluster, wait until it is whole."""
-        _, cli = binaries()
+        binaries()  # NoRedis before any port is taken
         self.ports = []
         while len(self.ports) < 2 * MASTERS:
             port = cluster_port()
             if port not in self.ports:
                 self.ports.append(port)
+        self._make()
+
+    def _make(self) -> None:
+        """Start the six members on ``self.ports``, create the cluster, wait until whole."""
+        _, cli = binaries()
         for port in self.ports:
             self._start_node(port)
         for port in self.ports:
             self._wait_ping(port)
-        addresses = [f"127.0.0.1:{p}" for p in self.ports]
+        addresses = [self.announced(p) for p in self.ports]
         subprocess.run(
             [cli, "--cluster", "create", *addresses, "--cluster-replicas", "1", "--cluster-yes"],
             check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=60,
         )  # fmt: skip
         self.wait_whole()
+
+    def announced(self, port: int) -> str:
+        """The address the other members reach the member on ``port`` at."""
+        return f"127.0.0.1:{port}"
 
     def _wait_ping(self, port: int) -> None:
         client = redis.Redis(port=port, socket_timeout=1, socket_connect_timeout=1)

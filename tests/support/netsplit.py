@@ -40,7 +40,6 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from clients.soak.redis_cluster import MASTERS, RedisCluster, cluster_port
-from tests.support.redis_cluster import binaries
 from tests.support.redis_server import free_port
 
 EVERYONE = "*"
@@ -227,20 +226,8 @@ class ProxiedCluster(RedisCluster):
             raise
         return self
 
-    def _make(self) -> None:
-        import subprocess
-
-        _, cli = binaries()
-        for port in self.ports:
-            self._start_node(port)
-        for port in self.ports:
-            self._wait_ping(port)
-        addresses = [f"127.0.0.1:{self.client_links[p].port}" for p in self.ports]
-        subprocess.run(
-            [cli, "--cluster", "create", *addresses, "--cluster-replicas", "1", "--cluster-yes"],
-            check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=60,
-        )  # fmt: skip
-        self.wait_whole()
+    def announced(self, port: int) -> str:
+        return f"127.0.0.1:{self.client_links[port].port}"
 
     def node_args(self, port: int) -> list[str]:
         index = self.ports.index(port)
