@@ -49,6 +49,10 @@ Beside these, each game has modules of its own, named for what they are (Roll Pl
    once for everyone when ``public_view``) and sends the patch from the last view; each
    seat's ``game.legal_commands(state, seat)`` (``legal.py``) is computed again when one
    of its ``legal_inputs`` changed, and ``game.awaiting(state)`` says whose clocks run.
+   A game that declares ``touches`` (what each event type may change: top-level keys
+   of the view, its own seat's entry or every seat's, whose legal commands) has only
+   those parts built (``view_part``, ``seat_view``) and diffed, and only those seats'
+   legal commands computed again: patches from events, ``view`` still their definition.
 5. When a clock runs out, ``game.timeout_command(state, seat)`` is decided like a sent
    command (step 2); seats due at once go in ``game.turn_order(state, seats)``. A bot's
    command comes from a :data:`Policy` (``bots.py``) or a :class:`SearchBot`
@@ -68,7 +72,7 @@ import abc
 import hashlib
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Literal, TypeVar
 
 import attrs
 
@@ -144,6 +148,58 @@ class Result:
     scores: tuple[int, ...]
     winners: tuple[int, ...]
     detail: Mapping[str, Any] = attrs.field(factory=dict)
+
+
+Scope = Literal["none", "event", "every"]
+"""Which seats: none, the event's own ``seat``, or every seat."""
+
+
+@attrs.frozen
+class Touch:
+    """What one type of event may change in a public view, declared by the game.
+
+    ``keys`` are top-level keys of the view; ``seats`` says which entries of the
+    per-seat list (:attr:`Game.seat_part`) change; ``legal`` says whose legal commands
+    may change. Everything not named stays the same object: the host keeps it, so a
+    declaration that leaves out a part that does change shows a stale view (the
+    property tests replay random games event by event to catch that)."""
+
+    keys: frozenset[str] = frozenset()
+    seats: Scope = "none"
+    legal: Scope = "every"
+
+    def resolve(self, seat: int | None) -> Touched:
+        """This touch for an event of ``seat`` (None: an event with no seat)."""
+        return Touched(self.keys, _scope(self.seats, seat), _scope(self.legal, seat))
+
+
+def touch(*keys: str, seats: Scope = "none", legal: Scope = "every") -> Touch:
+    """A :class:`Touch` of the top-level ``keys``."""
+    return Touch(frozenset(keys), seats, legal)
+
+
+def _scope(scope: Scope, seat: int | None) -> frozenset[int] | None:
+    if scope == "every" or (scope == "event" and seat is None):
+        return None
+    return frozenset() if scope == "none" else frozenset((seat,))  # type: ignore[arg-type]
+
+
+@attrs.frozen
+class Touched:
+    """What some events changed: top-level ``keys``, the ``seats`` whose entries changed
+    and the seats whose legal commands may have (None: every seat)."""
+
+    keys: frozenset[str]
+    seats: frozenset[int] | None
+    legal: frozenset[int] | None
+
+    def __or__(self, other: Touched) -> Touched:
+        return Touched(self.keys | other.keys, _union(self.seats, other.seats),
+                       _union(self.legal, other.legal))  # fmt: skip
+
+
+def _union(a: frozenset[int] | None, b: frozenset[int] | None) -> frozenset[int] | None:
+    return None if a is None or b is None else a | b
 
 
 class Game(abc.ABC, Generic[State]):
@@ -228,6 +284,34 @@ class Game(abc.ABC, Generic[State]):
 
         Default: the whole state (computed again after every event)."""
         return (state,)
+
+    seat_part: str | None = None
+    """The top-level key of a public view that holds one entry per seat (``players``), so
+    that a :class:`Touch` can name single seats' entries. None: the game names keys only."""
+
+    touches: Mapping[type, Touch] = {}
+    """Per event type, what an event of that type may change (:class:`Touch`): the host
+    rebuilds and diffs only those parts of a public view, and computes again only those
+    seats' legal commands. An event whose type is not listed may change everything."""
+
+    def view_part(self, state: State, key: str, memo: Memo = FRESH) -> Any:
+        """The value of the public view's top-level ``key``: ``view(state, None)[key]``.
+        Default: the whole view built to read one key (a game that declares
+        :attr:`touches` builds the part alone)."""
+        return self.view(state, None, memo)[key]
+
+    def seat_view(self, state: State, seat: Seat, memo: Memo = FRESH) -> Any:
+        """The entry of ``seat`` in the public view's :attr:`seat_part` list."""
+        assert self.seat_part is not None
+        return self.view(state, None, memo)[self.seat_part][seat]
+
+    def touched(self, event: Any) -> Touched | None:
+        """What ``event`` may change (from :attr:`touches`, its ``seat`` field resolved);
+        None: anything."""
+        touch = self.touches.get(type(event))
+        if touch is None:
+            return None
+        return touch.resolve(getattr(event, "seat", None))
 
     def turn_order(self, state: State, seats: int) -> tuple[Seat, ...]:
         """Every seat of the table (it has ``seats``), the player whose turn it is first,

@@ -8,6 +8,7 @@ from typing import Any
 from engine.core import Game, Policy, Result
 from engine.data import Registry
 from engine.memo import FRESH, Memo
+from engine.roll_builder import view as _views
 from engine.roll_builder.bots import policies as bot_policies
 from engine.roll_builder.decide import decide as _decide
 from engine.roll_builder.evolve import create as _create
@@ -65,6 +66,17 @@ class RollBuilder(Game[State]):
     def view(self, state: State, viewer: int | None, memo: Memo = FRESH) -> dict[str, Any]:
         """The table as plain data."""
         return _view(state, viewer, memo)
+
+    seat_part = "players"
+    touches = _views.TOUCHES
+
+    def view_part(self, state: State, key: str, memo: Memo = FRESH) -> Any:
+        """One top-level key of the view, built alone."""
+        return _views.view_part(state, key, memo)
+
+    def seat_view(self, state: State, seat: int, memo: Memo = FRESH) -> Any:
+        """One seat's entry of the view, built alone."""
+        return _views.seat_view(state, seat, memo)
 
     def legal_commands(self, state: State, seat: int) -> list[Any]:
         """Every command ``seat`` may send now."""

@@ -26,8 +26,11 @@ Hexes are pointy-top; an edge ``[q1, r1, q2, r2]`` is the side shared by hexes
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from functools import partial
 from typing import Any
 
+from engine.core import Touch, touch
 from engine.memo import FRESH, Memo
 from engine.roll_builder.content import (
     CITIES,
@@ -35,41 +38,101 @@ from engine.roll_builder.content import (
     RESOURCES,
     VISIONARIES_BY_GOALS,
     Ability,
+    Box,
     Effect,
     Gains,
+    Space,
 )
 from engine.roll_builder.decide import box_open
 from engine.roll_builder.effects import city_of
 from engine.roll_builder.hexmap import Edge, Hex, network
 from engine.roll_builder.legal import awaiting
-from engine.roll_builder.model import TURNS, Player, State
+from engine.roll_builder.model import (
+    TURNS,
+    Built,
+    Converted,
+    DieUsed,
+    Discovered,
+    GameEnded,
+    Paid,
+    Player,
+    RoadPlaced,
+    Rolled,
+    SpaceMarked,
+    State,
+    TurnFinished,
+    VisionaryCompleted,
+    WonderFilled,
+)
 from engine.roll_builder.scoring import items
+
+
+def _event(state: State) -> dict[str, Any] | None:
+    event = EVENTS[state.event] if state.event else None
+    if event is None:
+        return None
+    return {"id": event.id, "name": event.name, "target": event.target, "text": event.text}
+
+
+def _players(state: State, memo: Memo) -> list[dict[str, Any]]:
+    return [seat_view(state, seat, memo) for seat in range(len(state.players))]
+
+
+Part = Callable[[State, Memo], Any]
+
+PARTS: dict[str, Part] = {
+    "game": lambda state, memo: "roll-builder",
+    "turn": lambda state, memo: state.turn,
+    "turns": lambda state, memo: TURNS,
+    "dice": lambda state, memo: list(state.dice),
+    "rolls": lambda state, memo: [list(d) for d in state.rolls],
+    "over": lambda state, memo: state.over,
+    "awaiting": lambda state, memo: sorted(awaiting(state)),
+    "event": lambda state, memo: _event(state),
+    "visionaries": lambda state, memo: memo.part(
+        "visionaries", _visionaries, state.visionaries, state.claimed, state.visionary_goals
+    ),
+    "players": _players,
+}
+"""Each top-level key of the view and how it is built (the view is all of them)."""
 
 
 def view(state: State, viewer: int | None, memo: Memo = FRESH) -> dict[str, Any]:
     """The table as plain data; the same for every viewer (the server adds who is asking).
 
     ``memo`` hands back the parts built from unchanged state parts (see engine.memo)."""
-    event = EVENTS[state.event] if state.event else None
-    return {
-        "game": "roll-builder",
-        "turn": state.turn,
-        "turns": TURNS,
-        "dice": list(state.dice),
-        "rolls": [list(d) for d in state.rolls],
-        "over": state.over,
-        "awaiting": sorted(awaiting(state)),
-        "event": None
-        if event is None
-        else {"id": event.id, "name": event.name, "target": event.target, "text": event.text},
-        "visionaries": memo.part(
-            "visionaries", _visionaries, state.visionaries, state.claimed, state.visionary_goals
-        ),
-        "players": [
-            memo.part(("player", seat), _player, seat, p, state.event, memo)
-            for seat, p in enumerate(state.players)
-        ],
-    }
+    return {key: build(state, memo) for key, build in PARTS.items()}
+
+
+def view_part(state: State, key: str, memo: Memo = FRESH) -> Any:
+    """The view's ``key`` alone."""
+    return PARTS[key](state, memo)
+
+
+def seat_view(state: State, seat: int, memo: Memo = FRESH) -> dict[str, Any]:
+    """The view's ``players[seat]`` alone."""
+    return memo.part(("player", seat), _player, seat, state.players[seat], state.event, memo)
+
+
+OWN_SHEET = touch(seats="event", legal="event")
+"""A move on one's own sheet: that sheet, and its owner's legal commands (another
+seat's commands read only their own sheet, the dice, the turn and the event)."""
+
+TOUCHES: dict[type, Touch] = {
+    Rolled: touch("turn", "dice", "rolls", "awaiting", seats="every"),
+    GameEnded: touch("over", "awaiting"),
+    VisionaryCompleted: touch("visionaries", seats="event", legal="event"),
+    TurnFinished: touch("awaiting", seats="event", legal="event"),
+    DieUsed: OWN_SHEET,
+    RoadPlaced: OWN_SHEET,
+    Built: OWN_SHEET,
+    WonderFilled: OWN_SHEET,
+    SpaceMarked: OWN_SHEET,
+    Paid: OWN_SHEET,
+    Discovered: OWN_SHEET,
+    Converted: OWN_SHEET,
+}
+"""What each event may change in the view, and whose legal commands."""
 
 
 def _visionaries(names: tuple[str, ...], claimed: Any, goals: str) -> list[dict[str, Any]]:
@@ -152,7 +215,7 @@ def _player(seat: int, p: Player, event: str | None, memo: Memo = FRESH) -> dict
                               p.turn_abilities, event), lambda: _items(p, event))  # fmt: skip
     return {
         "seat": seat,
-        "city": {"id": city.id, "name": city.name, "band": list(city.band)},
+        "city": memo.part(("city", seat), _city, p.city),
         "done": p.done,
         "dice_used": sorted(p.dice_used),
         "pool": gains_data(p.pool),
@@ -161,12 +224,12 @@ def _player(seat: int, p: Player, event: str | None, memo: Memo = FRESH) -> dict
         "wonders": list(p.wonders),
         "stored_wealth": p.wealth,
         "storage": city.storage,
-        "map": memo.part(("map", seat), _map, p.city, p.roads, p.marked, p.buildings),
+        "map": memo.part(("map", seat), _map, p.city, p.roads, p.marked, p.buildings, seat, memo),
         "buildings": memo.part(("buildings", seat), _buildings, p.city),
-        "wonder": memo.keyed(("wonder", seat), metrics, lambda: _wonder(p)),
+        "wonder": memo.keyed(("wonder", seat), metrics, lambda: _wonder(p, seat, memo)),
         "innovations": memo.part(("innovations", seat), _innovations, p.city, p.paid, p.discovered),
         "tracks": memo.part(("tracks", seat), _tracks, p.city, p.favor, p.strength),
-        "specials": list(city.special_text),
+        "specials": memo.part(("specials", seat), _specials, p.city),
         "abilities": memo.part(("abilities", seat), _abilities, p.abilities, p.turn_abilities),
         "visionaries": list(p.visionaries),
         "score": score,
@@ -216,59 +279,86 @@ def _buildings(city_id: str) -> list[dict[str, Any]]:
     ]
 
 
+def _city(city_id: str) -> dict[str, Any]:
+    city = CITIES[city_id]
+    return {"id": city.id, "name": city.name, "band": list(city.band)}
+
+
+def _specials(city_id: str) -> list[str]:
+    return list(CITIES[city_id].special_text)
+
+
+def _edges(edges: Iterable[Edge]) -> list[list[int]]:
+    return [list(e) for e in sorted(edges)]
+
+
 def _map(
     city_id: str,
     roads: frozenset[Edge],
     marked: frozenset[Hex],
     buildings: tuple[tuple[Hex, int], ...],
+    seat: int = 0,
+    memo: Memo = FRESH,
 ) -> dict[str, Any]:
-    """The city's spaces and roads: from the player's roads, marks and buildings only."""
+    """The city's spaces and roads: from the player's roads, marks and buildings only.
+    Each space comes through ``memo`` by what it shows that moves (connected, marked,
+    building, ringed), so a road rebuilds, and the diff walks, only the spaces it
+    changed."""
     city = CITIES[city_id]
     geometry = city.geometry
     reach = network(roads)
     built = dict(buildings)
+    spaces = []
+    for h, space in sorted(city.spaces.items()):
+        shown = (geometry.connected(h, reach), h in marked, built.get(h), geometry.ringed(h, roads))
+        spaces.append(memo.keyed(("space", seat, h), shown, partial(_space, h, space, *shown)))
     return {
-        "spaces": [
-            {
-                "q": h[0],
-                "r": h[1],
-                "terrain": s.terrain,
-                "partial": s.partial,
-                "icon": s.icon,
-                "name": s.name,
-                "effect": effect_data(s.effect),
-                "points": s.points,
-                "connected": geometry.connected(h, reach),
-                "marked": h in marked,
-                "building": built.get(h),
-                "ringed": geometry.ringed(h, roads),
-            }
-            for h, s in sorted(city.spaces.items())
-        ],
-        "roads": [list(e) for e in sorted(roads)],
-        "start_roads": [list(e) for e in sorted(city.start_roads)],
-        "cliffs": [list(e) for e in sorted(geometry.cliffs)],
+        "spaces": spaces,
+        "roads": _edges(roads),
+        "start_roads": memo.part(("start roads", seat), _edges, city.start_roads),
+        "cliffs": memo.part(("cliffs", seat), _edges, geometry.cliffs),
     }
 
 
-def _wonder(p: Player) -> dict[str, Any]:
-    city = city_of(p)
+def _space(
+    h: Hex, s: Space, connected: bool, marked: bool, building: int | None, ringed: bool
+) -> dict[str, Any]:
     return {
-        "name": city.wonder,
-        "rule": city.wonder_rule,
-        "boxes": [
-            {
-                "index": b.index,
-                "n": b.n,
-                "row": b.row,
-                "col": b.col,
-                "after": list(b.after),
-                "grey": b.opens is not None,
-                "opens": None if b.opens is None else {"metric": b.opens.metric, "at": b.opens.at},
-                "available": b.index not in p.wonder and box_open(p, b.index),
-                "filled": b.index in p.wonder,
-                "effect": effect_data(b.effect),
-            }
-            for b in city.boxes
-        ],
+        "q": h[0],
+        "r": h[1],
+        "terrain": s.terrain,
+        "partial": s.partial,
+        "icon": s.icon,
+        "name": s.name,
+        "effect": effect_data(s.effect),
+        "points": s.points,
+        "connected": connected,
+        "marked": marked,
+        "building": building,
+        "ringed": ringed,
+    }
+
+
+def _wonder(p: Player, seat: int = 0, memo: Memo = FRESH) -> dict[str, Any]:
+    """The wonder sheet; each box through ``memo`` by whether it is open and filled."""
+    city = city_of(p)
+    boxes = []
+    for b in city.boxes:
+        shown = (b.index not in p.wonder and box_open(p, b.index), b.index in p.wonder)
+        boxes.append(memo.keyed(("box", seat, b.index), shown, partial(_box, b, *shown)))
+    return {"name": city.wonder, "rule": city.wonder_rule, "boxes": boxes}
+
+
+def _box(b: Box, available: bool, filled: bool) -> dict[str, Any]:
+    return {
+        "index": b.index,
+        "n": b.n,
+        "row": b.row,
+        "col": b.col,
+        "after": list(b.after),
+        "grey": b.opens is not None,
+        "opens": None if b.opens is None else {"metric": b.opens.metric, "at": b.opens.at},
+        "available": available,
+        "filled": filled,
+        "effect": effect_data(b.effect),
     }

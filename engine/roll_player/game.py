@@ -8,6 +8,7 @@ from typing import Any
 from engine.core import Game, Policy, Result, clockwise_from
 from engine.memo import FRESH, Memo
 from engine.roll_player import legal, setup
+from engine.roll_player import view as _views
 from engine.roll_player.decide import decide
 from engine.roll_player.evolve import create, evolve
 from engine.roll_player.model import (
@@ -57,6 +58,17 @@ class RollPlayer(Game[State]):
     def view(self, state: State, viewer: int | None, memo: Memo = FRESH) -> dict[str, Any]:
         """Public facts; never the deck order or the bag."""
         return view(state, viewer, memo)
+
+    seat_part = "players"
+    touches = _views.TOUCHES
+
+    def view_part(self, state: State, key: str, memo: Memo = FRESH) -> Any:
+        """One top-level key of the view, built alone."""
+        return _views.view_part(state, key, memo)
+
+    def seat_view(self, state: State, seat: int, memo: Memo = FRESH) -> Any:
+        """One seat's entry of the view, built alone."""
+        return _views.seat_view(state, seat, memo)
 
     def legal_commands(self, state: State, seat: int) -> list[Any]:
         """Commands ``seat`` may send now."""

@@ -8,6 +8,7 @@ from typing import Any
 from engine.core import Game, Policy, Result, clockwise_from
 from engine.data import Registry
 from engine.memo import FRESH, Memo
+from engine.rollie import view as _views
 from engine.rollie.bots import policies as _policies
 from engine.rollie.decide import decide as _decide
 from engine.rollie.evolve import create as _create
@@ -67,6 +68,17 @@ class Rollie(Game[State]):
 
     def view(self, state: State, viewer: int | None, memo: Memo = FRESH) -> dict[str, Any]:
         return _view(state, viewer, memo)
+
+    seat_part = "seats"
+    touches = _views.TOUCHES
+
+    def view_part(self, state: State, key: str, memo: Memo = FRESH) -> Any:
+        """One top-level key of the view, built alone."""
+        return _views.view_part(state, key, memo)
+
+    def seat_view(self, state: State, seat: int, memo: Memo = FRESH) -> Any:
+        """One seat's entry of the view, built alone."""
+        return _views.seat_view(state, seat, memo)
 
     def legal_commands(self, state: State, seat: int) -> list[Any]:
         return list(_legal(state, seat))

@@ -86,6 +86,7 @@ from server.room.model.records import (
     Rematched,
     RoomModel,
     evolve,
+    game_events,
     seated_record,
     to_plain,
 )
@@ -370,7 +371,10 @@ class RoomCore:
         state.model = model
         if self.clockwork.stuck:  # a refused timeout or bot move is tried again once the room moves
             self.clockwork.stuck.clear()
-        state.out.extend(self.fanout.patches(first, model, names, self.table.viewer_peers()))
+        events = game_events(records)
+        state.out.extend(
+            self.fanout.patches(first, model, names, self.table.viewer_peers(), events)
+        )
         every = state.settings.snapshot_every
         if every and model.seq - self.snapshot_seq >= every:
             self.snapshot_seq = model.seq

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import itertools
 from collections import deque
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from typing import Any
 
 from protocol.codec import MSGPACK, OpPieces, codec_for
 from protocol.messages import Patch, ServerMessage, Snapshot, Welcome
@@ -75,14 +76,17 @@ class Fanout:
         model: RoomModel,
         names: tuple[str, ...],
         peers_of: dict[Viewer, tuple[PeerId, ...]],
+        events: Sequence[Any] | None = None,
     ) -> list[Send]:
         """Move every view to ``model`` (the records after seq ``first``), keep each
         viewer's patch frame, and say who gets which patch: viewers share op objects,
         and often a whole list of ops, so each op is encoded once, each list is one
-        patch and one msgpack frame, and the viewers of one patch get one Send."""
+        patch and one msgpack frame, and the viewers of one patch get one Send.
+        ``events``: the game events among the records, when known (see
+        :meth:`server.room.views.Views.advance`)."""
         pieces: OpPieces = {}
         patches: dict[int, tuple[list[Op], Patch, bytes, list[PeerId]]] = {}
-        for viewer, ops in self.views.advance(model).items():
+        for viewer, ops in self.views.advance(model, events).items():
             known = patches.get(id(ops))
             if known is None:
                 patch = Patch(first, model.seq, tuple(ops), names)

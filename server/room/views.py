@@ -12,14 +12,22 @@ room's :class:`engine.memo.Memo`, the room part's seats come from the same memo,
 seat's ``you`` is kept while its legal commands are the same, so :func:`diff` stops at
 ``is`` wherever nothing changed. A fresh :func:`reference_view` (no memo) is the
 definition they must equal.
+
+Patches from events: when the game declares what each event touches
+(``Game.touches``, engine.core), :meth:`Views.advance` builds only the touched
+top-level keys and seat entries of the public view (``Game.view_part``,
+``Game.seat_view``), diffs those alone, and computes legal commands again only for
+the seats the events name; the ops are the ones a whole diff would make, in its order.
+tests/server/test_patches_from_events.py checks it event by event on random games.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from operator import is_
 from typing import Any
 
+from engine.core import Touched
 from engine.data import to_data
 from engine.memo import FRESH, Memo
 from protocol.codec import MSGPACK
@@ -138,6 +146,13 @@ def _by_command(
 GAME, ROOM, YOU, CHAT = ("game",), ("room",), ("you",), ("chat",)
 """The path prefixes of a view's three parts."""
 
+NOTHING = Touched(frozenset(), frozenset(), frozenset())
+
+
+def _diff_into(old: Any, new: Any, prefix: tuple[str | int, ...], ops: list[Op]) -> None:
+    if old is not new:
+        ops.extend(diff(old, new, prefix))
+
 
 class Views:
     """The current parts of every viewer's view of one room."""
@@ -210,8 +225,17 @@ class Views:
             frame = self._encoded[viewer] = MSGPACK.encode_data(self.snapshot(viewer))
         return frame
 
-    def advance(self, model: RoomModel) -> dict[Viewer, list[Op]]:
-        """Bring every part up to ``model``; the ops each viewer needs to follow."""
+    def advance(
+        self, model: RoomModel, events: Sequence[Any] | None = None
+    ) -> dict[Viewer, list[Op]]:
+        """Bring every part up to ``model``; the ops each viewer needs to follow.
+
+        ``events`` are the game events folded since the last call (None: not known):
+        when the game declares what each of them touches (``Game.touches``), only those
+        parts of its public view are built and diffed, and only those seats' legal
+        commands computed again; otherwise the whole view is."""
+        before = self.model
+        touched = self._touched(before, model, events)
         self.model = model
         self._encoded.clear()
         room = room_part(model, self.memos[None])
@@ -223,9 +247,13 @@ class Views:
             seen_ops = room_ops + diff(self.chat[0], chat[0], CHAT)
             all_ops = room_ops + diff(self.chat[1], chat[1], CHAT)
             self.chat, self.chat_memo_of = chat, model.chat
-        game = self._game_views()
+        if touched is not None:
+            game, shared = self._game_parts(touched)
+        else:
+            game = self._game_views()
         if self.public:
-            shared = diff(self.game[None], game[None], GAME)
+            if touched is None:
+                shared = diff(self.game[None], game[None], GAME)
             ops: dict[Viewer, list[Op]] = {None: shared + all_ops}
             if seen_ops is not all_ops:  # players see the players' channel only
                 players = shared + seen_ops
@@ -235,12 +263,55 @@ class Views:
             ops = {v: diff(self.game[v], game[v], GAME) + (all_ops if v is None else seen_ops)
                    for v in self.viewers}  # fmt: skip
         self.game = game
-        for seat in range(model.seats):
-            before = self.you[seat]
-            after = self._you(seat)
+        legal = range(model.seats) if touched is None or touched.legal is None else touched.legal
+        for seat in legal:
+            was = self.you[seat]
+            now = self._you(seat)
             seen = ops.get(seat, ops[None]) if self.public else ops[seat]
-            ops[seat] = seen if after is before else seen + diff(before, after, YOU)
+            ops[seat] = seen if now is was else seen + diff(was, now, YOU)
+        for seat in range(model.seats):  # the seats whose legal commands stay
+            ops.setdefault(seat, ops[None])
         return ops
+
+    def _touched(
+        self, before: RoomModel, after: RoomModel, events: Sequence[Any] | None
+    ) -> Touched | None:
+        """What ``events`` changed, by the game's declarations; None: anything may have."""
+        if not self.public or events is None:
+            return None
+        game = after.game
+        if before.started is not after.started or before.is_over is not after.is_over:
+            return None  # every seat's legal commands turn on (or off)
+        out = NOTHING
+        for event in events:
+            touched = game.touched(event)
+            if touched is None:
+                return None
+            out = out | touched
+        if not events and after.state is not before.state:
+            return None
+        return out
+
+    def _game_parts(self, touched: Touched) -> tuple[dict[Viewer, dict[str, Any]], list[Op]]:
+        """The public game view with only the ``touched`` parts built again, and the ops."""
+        old = self.game[None]
+        if not touched.keys and touched.seats is not None and not touched.seats:
+            return self.game, []
+        game, state, memo = self.model.game, self.model.state, self.memos[None]
+        new = dict(old)
+        ops: list[Op] = []
+        per_seat = game.seat_part
+        for key in old:  # in the view's order: the ops a whole diff would make, in its order
+            if key in touched.keys:
+                value = new[key] = game.view_part(state, key, memo)
+                _diff_into(old[key], value, (*GAME, key), ops)
+            elif key == per_seat and (touched.seats is None or touched.seats):
+                seats = range(len(old[key])) if touched.seats is None else sorted(touched.seats)
+                entries = new[key] = list(old[key])
+                for seat in seats:
+                    entries[seat] = game.seat_view(state, seat, memo)
+                    _diff_into(old[key][seat], entries[seat], (*GAME, key, seat), ops)
+        return dict.fromkeys(self.viewers, new), ops
 
 
 WAITING_EXPIRES = 600.0

@@ -472,6 +472,18 @@ def evolve(model: RoomModel, seq: int, record: Record) -> RoomModel:
             raise ValueError(f"a created record at seq {seq}")
 
 
+def game_events(records: Iterable[Record]) -> list[Any] | None:
+    """The engine events among ``records``, in order; None if one of them is known only
+    as plain data (read back from the log, not made by this process)."""
+    out = []
+    for record in records:
+        if type(record) is Played:
+            if record.value is None:
+                return None
+            out.append(record.value)
+    return out
+
+
 def act_on(model: RoomModel, seq: int, record: RoomAct) -> RoomModel:
     """The model after a person's act at ``seq`` (the log's own record: trusted)."""
     act = record.act
