@@ -32,6 +32,8 @@ import time
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
+from redis.asyncio.cluster import RedisCluster
+
 from protocol import errors as codes
 from server.cluster.idempotency import IdempotencyKeys
 from server.cluster.index import Index
@@ -71,6 +73,12 @@ class Node:
         timeout = max(0.2, min(2.0, self.lease / 3))
         self.client = connect(url, socket_timeout=timeout, socket_connect_timeout=timeout)
         self.reader = connect(url, socket_timeout=5.0, socket_connect_timeout=2.0)
+        self.lets_go = isinstance(self.client, RedisCluster)
+        """Whether a node cut off from Redis for a lease closes its clients (`_let_go`)
+        and refuses hellos: on a Redis Cluster one node can lose its masters while the
+        others keep theirs, so its players are better served elsewhere. On one Redis the
+        nodes keep their clients through an outage and answer when it is back (what the
+        single-Redis fault tests hold: no ghost seat, the stall metrics)."""
         replicas, wait_timeout = wait_of(url)  # a claim waits for a replica on a cluster
         # what WAITs goes through a client that never retries: a retried pipeline could
         # send its WAIT to another connection than its writes (counting nothing)
@@ -186,7 +194,7 @@ class Node:
         assert self.rooms is not None
         if self.draining:
             raise RoomRefusal(codes.MOVED, "this node is shutting down; reconnect")
-        if not self.ready():  # cut off from Redis: nothing here could answer it
+        if self.lets_go and not self.ready():  # cut off from its Redis Cluster
             raise RoomRefusal(codes.UNAVAILABLE, "this node cannot reach the store; reconnect")
         try:
             return await self.rooms.get(room_id)
@@ -422,7 +430,7 @@ class Node:
         try:  # a renewal later than a lease is worth nothing (a cluster client retries long)
             renewed = await asyncio.wait_for(self.leases.renew(owned), self.lease)
         except (StoreError, TimeoutError) as exc:
-            if time.monotonic() - self.last_renewed > self.lease:
+            if self.lets_go and time.monotonic() - self.last_renewed > self.lease:
                 await self._let_go()
             if isinstance(exc, TimeoutError):
                 raise StoreUnavailable("no renewal within a lease") from exc
