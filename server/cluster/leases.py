@@ -13,7 +13,10 @@ Keys of room ``id`` (beside the store's, same prefix and layout: in the tagged l
   refence); an epoch given twice (only a failover that lost a claim could) is kept as
   ``dup:<epoch>``: what a history checker reads beside each record's epoch
 - ``{prefix}:node:{id}:alive``   a node's heartbeat, ``PX 2 * lease`` (written at start
-  and with every renewal): an owner drops the relayed peers of a node without one
+  and with every renewal), holding the node's *incarnation* (a random token per
+  process): an owner drops the relayed peers of a node without one, or of an earlier
+  incarnation (the node restarted under the same id within the heartbeat), and a relay
+  moves its connections to an owner that restarted (they were never in its memory)
 
 A lease alone never decides a write (a paused holder may still believe it holds it);
 the epoch does. The lease only decides who *tries*.
@@ -153,8 +156,11 @@ class Leases:
         replicas: int = 0,
         wait_timeout: float = 1.0,
         writer: Client | None = None,
+        incarnation: str = "1",
     ) -> None:
         self.client = client
+        self.incarnation = incarnation
+        """What this node's heartbeat holds: its process's token (see :meth:`alive`)."""
         self.writer = writer or client
         """What claims and refences go through on a cluster: a client that never retries
         (a retried pipeline could send its WAIT to another connection than the script)."""
@@ -200,7 +206,7 @@ class Leases:
             for room, epoch in rooms.items():
                 keys = [self.key(room, "lease"), self.key(room, "fence")]
                 await self._renew(keys=keys, args=[self.node, self.px, epoch], client=pipe)  # type: ignore[arg-type]
-            pipe.set(self.alive_key(self.node), b"1", px=ALIVE_LEASES * self.px)
+            pipe.set(self.alive_key(self.node), self.incarnation, px=ALIVE_LEASES * self.px)
             try:
                 replies = await pipe.execute(raise_on_error=attempt == 1)
             except REDIS_ERRORS as exc:
@@ -278,12 +284,32 @@ class Leases:
             raise StoreUnavailable(f"redis unavailable: {exc}") from exc
         return {r: _text(v) for r, v in zip(rooms, values, strict=True)}
 
-    async def alive(self, nodes: list[str]) -> dict[str, bool]:
-        """Whether each node's heartbeat is current."""
+    async def alive(self, nodes: list[str]) -> dict[str, str | None]:
+        """Each node's incarnation by its current heartbeat (None: no heartbeat, the
+        node is dead or cut off; :data:`ANY_INCARNATION` from a node that does not say
+        which, a release before incarnations were written)."""
         if not nodes:
             return {}
         try:
             values = await mget(self.client, [self.alive_key(n) for n in nodes])
         except REDIS_ERRORS as exc:
             raise StoreUnavailable(f"redis unavailable: {exc}") from exc
-        return {n: v is not None for n, v in zip(nodes, values, strict=True)}
+        return {n: _text(v) for n, v in zip(nodes, values, strict=True)}
+
+
+ANY_INCARNATION = "1"
+"""The heartbeat of a node that does not name its incarnation (what releases before
+incarnations wrote): alive, and never taken for a restart."""
+
+
+def restarted(known: str | None, current: str | None) -> bool:
+    """Whether a node whose messages came from incarnation ``known`` runs as another
+    one now (``current``, from :meth:`Leases.alive`): what it held in memory for us is
+    gone. Unknown on either side (no message yet, no heartbeat, an older release's
+    heartbeat) is not a restart: the lease and the heartbeat's lapse decide those."""
+    return (
+        known is not None
+        and current is not None
+        and ANY_INCARNATION not in (known, current)
+        and known != current
+    )

@@ -37,8 +37,16 @@ from redis.asyncio.cluster import RedisCluster
 from protocol import errors as codes
 from server.cluster.idempotency import IdempotencyKeys
 from server.cluster.index import Index
-from server.cluster.leases import Leases
-from server.cluster.relay import Message, RemotePeer, RemoteRoom, Session, Streams, hello_of
+from server.cluster.leases import ANY_INCARNATION, Leases, restarted
+from server.cluster.relay import (
+    Message,
+    RemotePeer,
+    RemoteRoom,
+    Session,
+    Streams,
+    hello_of,
+    sender,
+)
 from server.config import Settings
 from server.errors import RoomRefusal
 from server.metrics import Metrics
@@ -83,9 +91,10 @@ class Node:
         # what WAITs goes through a client that never retries: a retried pipeline could
         # send its WAIT to another connection than its writes (counting nothing)
         self.writer = single_shot(url, self.client, timeout) if replicas else self.client
-        self.leases = Leases(self.client, prefix, self.id, self.lease, replicas=replicas,
-                             wait_timeout=min(wait_timeout, timeout / 2), writer=self.writer)  # fmt: skip
         self.streams = Streams(self.writer, self.reader, prefix, self.id, self.on_message)
+        self.leases = Leases(self.client, prefix, self.id, self.lease, replicas=replicas,
+                             wait_timeout=min(wait_timeout, timeout / 2), writer=self.writer,
+                             incarnation=self.streams.incarnation)  # fmt: skip
         self.streams.replicas, self.streams.wait_timeout = replicas, self.leases.wait_timeout
         self.index = Index(self.client, prefix)
         self.idempotency = IdempotencyKeys(self.client, prefix)
@@ -302,7 +311,9 @@ class Node:
             for pid in msg["p"]:
                 session = self.sessions.get(pid)
                 if session is not None:
-                    session.answered = True
+                    if not session.answered:
+                        session.answered = True
+                        session.owner_incarnation = sender(msg)
                     session.peer.send_frame(msg["f"])
                     if session.sent or not session.welcomed:
                         session.read(msg["f"], self.metrics)
@@ -355,7 +366,7 @@ class Node:
 
     def _join(self, msg: Message, room: Room) -> None:
         node, pid = msg["n"], msg["p"]
-        peer = RemotePeer(self.streams, node, pid, msg["c"])
+        peer = RemotePeer(self.streams, node, pid, msg["c"], sender(msg))
         player = msg["h"].get("player")  # the relay checked the session
         self.remote[(node, pid)] = (room, room.join(peer, hello_of(msg), player), peer)
 
@@ -487,32 +498,45 @@ class Node:
                     await self.rooms.get(room_id)
 
     async def _watch_relayed(self) -> None:
-        """Move local connections whose room changed owner, or whose hello went unanswered.
+        """Move local connections whose room changed owner, whose owner restarted, or
+        whose hello went unanswered.
 
         Only the connections open before the lease read began are judged: one opened
         during it may be to a room the read did not ask about (issue 23: it was taken
-        for moved and closed 3 ms after its hello, while its owner seated it). Each
-        close is a leave to the owner (:meth:`RemoteRoom.close`)."""
+        for moved and closed 3 ms after its hello, while its owner seated it). An owner
+        killed and started again within its lease takes its rooms back under the same
+        node id, but holds none of the connections its earlier process served: its
+        heartbeat names another incarnation than the one that answered (issue 23: a
+        relayed player waited for patches that never came). Each close is a leave to
+        the owner (:meth:`RemoteRoom.close`)."""
         judged = list(self.sessions.items())
         rooms = sorted({s.room.room_id for _, s in judged})
         holders = await self.leases.holders(rooms)
+        now_running = await self.leases.alive(sorted({s.room.owner for _, s in judged}))
         now = time.monotonic()
         for pid, session in judged:
             if self.sessions.get(pid) is not session:  # left meanwhile
                 continue
-            moved = holders.get(session.room.room_id) != session.room.owner
+            owner = session.room.owner
+            moved = holders.get(session.room.room_id) != owner or restarted(
+                session.owner_incarnation, now_running.get(owner)
+            )
             silent = not session.answered and now - session.opened > self.lease
             if moved or silent:
                 session.room.close(pid, codes.MOVED, MOVED_MESSAGE)
 
     async def _drop_dead_relays(self) -> None:
-        """Peers relayed by a node whose heartbeat stopped have left (it cannot say so)."""
+        """Peers relayed by a node whose heartbeat stopped, or by an earlier process of a
+        node that restarted, have left (they cannot say so)."""
         for key in [k for k, (_, _, peer) in self.remote.items() if peer.closed]:
             self.remote.pop(key, None)
-        alive = await self.leases.alive(sorted({node for node, _ in self.remote}))
+        nodes = sorted({node for node, _ in self.remote})
+        running = await self.leases.alive(nodes)
         for key, (room, pid, peer) in list(self.remote.items()):
-            if not alive.get(key[0], True):
-                log.warning("node %s: relay node %s is silent; its peer %s left", self.id, *key)
+            current = running.get(key[0], ANY_INCARNATION)
+            if current is None or restarted(peer.incarnation, current):
+                log.warning("node %s: relay node %s is silent or restarted; its peer %s left",
+                            self.id, *key)  # fmt: skip
                 del self.remote[key]
                 peer.gone = True
                 room.leave(pid)

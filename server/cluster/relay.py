@@ -17,7 +17,12 @@ it stopped and misses nothing; entries are msgpack maps in field ``m``:
 Every message carries an id (``mid``: the sender's incarnation and a counter): a batch
 sent again (its pipeline failed, or on a Redis Cluster its WAIT found no replica
 holding it) is handled once by its reader, so a late copy of a hello, a command or
-a leave never acts twice.
+a leave never acts twice. The incarnation (:func:`sender`) also tells each side which
+process of the other it deals with: a node killed and started again under the same id
+within its heartbeat holds none of the connections its earlier process held, and the
+other side finds that out by the heartbeat (server/cluster/leases.py) naming another
+incarnation. Connection ids start at random, so a restarted relay's ids are not taken
+for its earlier process's.
 
 The owner serves a relayed connection as one more peer (:class:`RemotePeer`), so
 seats, presence, answers, resumes and arrival order are exactly those of a local
@@ -96,7 +101,8 @@ class Streams:
         self._tasks: list[asyncio.Task[None]] = []
         self.last_id: Any = b"$"
         self._ids = itertools.count(1)
-        self._incarnation = secrets.token_hex(6)
+        self.incarnation = secrets.token_hex(6)
+        """This process's token: in every message id and in the node's heartbeat."""
         self._seen: collections.OrderedDict[str, None] = collections.OrderedDict()
         """The ids of the messages handled lately: a batch sent again (its WAIT failed,
         or its pipeline did) is handled once."""
@@ -192,7 +198,7 @@ class Streams:
         self.last_id = b"0-0"  # Redis is away: read whatever it holds once it is back
 
     def _stamp(self) -> str:
-        return f"{self._incarnation}:{next(self._ids)}"
+        return f"{self.incarnation}:{next(self._ids)}"
 
     def _again(self, uid: str | None) -> bool:
         """Whether the message ``uid`` was handled already (remembering it if not)."""
@@ -222,11 +228,17 @@ class Streams:
                     if msg is None:
                         continue
                     try:
-                        if self._again(msg.pop("mid", None)):
+                        if self._again(msg.get("mid")):
                             continue
                         await self.handle(msg)
                     except Exception:
                         log.exception("relay: cannot handle a message")
+
+
+def sender(msg: Message) -> str | None:
+    """The incarnation of the process that sent ``msg`` (None: an id-less message)."""
+    mid = msg.get("mid")
+    return mid.split(":", 1)[0] if isinstance(mid, str) else None
 
 
 def _decoded(entries: list[tuple[Any, Any]]) -> list[tuple[Any, Message | None]]:
@@ -324,8 +336,13 @@ def _coalesce(queue: list[tuple[str, Message]]) -> list[tuple[str, Message]]:
 class RemotePeer:
     """A connection held by another node, as the owner's room sees it (a ``Peer``)."""
 
-    def __init__(self, streams: Streams, node: str, pid: int, codec_name: str) -> None:
+    def __init__(
+        self, streams: Streams, node: str, pid: int, codec_name: str, incarnation: str | None
+    ) -> None:
         self.streams, self.node, self.pid = streams, node, pid
+        self.incarnation = incarnation
+        """The relay process that sent the hello (:func:`sender`): a heartbeat naming
+        another one means that process is gone, and this connection with it."""
         self.codec_name = codec_name
         self.codec = codec_for(codec_name)
         self.gone = False
@@ -353,13 +370,15 @@ class RemotePeer:
 def hello_of(msg: Message) -> Hello:
     h = msg["h"]
     return Hello(msg["r"], h["role"], h.get("name"), h.get("seat_token"), h.get("last_seq"),
-                 invite=h.get("invite"))  # fmt: skip
+                 invite=h.get("invite"), new_seat_token=h.get("new_seat_token"))  # fmt: skip
 
 
 # -- the relay's side ------------------------------------------------------------------
 
 
-_pids = itertools.count(1)
+_pids = itertools.count(secrets.randbits(40) << 16)
+"""Connection ids from a random start: an owner still holding the peers of this node's
+earlier process (until it sees the new heartbeat) never takes a new id for an old one."""
 
 
 SENT_KEPT = 256
@@ -381,6 +400,9 @@ class Session:
     welcomed: bool = False
     sent: dict[str, float] = attrs.field(factory=dict)
     """Forwarded command id -> when it was forwarded (monotonic)."""
+    owner_incarnation: str | None = None
+    """The owner's process that answered (:func:`sender` of its first frame): once the
+    owner's heartbeat names another, the owner restarted and this connection is nobody's."""
 
     def read(self, frame: bytes | str, metrics: Metrics) -> None:
         try:
@@ -421,7 +443,8 @@ class RemoteRoom:
         pid = next(_pids)
         self.sessions[pid] = Session(peer, self, time.monotonic())
         h = {"role": hello.role, "name": hello.name, "seat_token": hello.seat_token,
-             "last_seq": hello.last_seq, "invite": hello.invite, "player": player}  # fmt: skip
+             "last_seq": hello.last_seq, "invite": hello.invite, "player": player,
+             "new_seat_token": hello.new_seat_token}  # fmt: skip
         self._send("hello", pid, r=self.room_id, c=peer.codec_name, h=h)
         return pid
 

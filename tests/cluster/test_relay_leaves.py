@@ -12,10 +12,10 @@ import pytest
 import redis.asyncio as aioredis
 
 from protocol.codec import codec_for
-from protocol.messages import Hello
-from server.cluster.leases import Leases
+from protocol.messages import Hello, Welcome
+from server.cluster.leases import ANY_INCARNATION, Leases, restarted
 from server.cluster.node import Node
-from server.cluster.relay import RemoteRoom, unpack, without_gone_hellos
+from server.cluster.relay import RemotePeer, RemoteRoom, unpack, without_gone_hellos
 from server.config import Settings
 from server.metrics import Metrics
 from server.room.io import Leave
@@ -155,3 +155,78 @@ def test_a_hello_whose_connection_left_in_the_same_batch_is_not_joined() -> None
     assert [m and (m["k"], m["n"], m["p"]) for _, m in kept] == [
         None, ("hello", "n1", 8), ("cmd", "n1", 7), ("leave", "n1", 7), ("hello", "n2", 7),
     ]  # fmt: skip
+
+
+async def test_a_relayed_connection_whose_owner_restarted_is_moved(redis_url: str) -> None:
+    """The owner was killed and started again within its lease: it took its room back
+    under the same node id, but none of the connections its earlier process served are
+    in its memory, and a relayed player waited for patches that never came (the soak's
+    "did not finish"). Its heartbeat names another incarnation now: the relay moves the
+    connection (its client resumes), and tells the owner it left."""
+    store = open_store(redis_url)
+    node = Node(Settings(store_url=redis_url, node_id="relay-node"), store, Metrics())
+    alive = f"rollhouse:node:{OWNER}:alive"
+    try:
+        await node.client.set("rollhouse:room:{r-1}:lease", OWNER)
+        await node.client.set(alive, "first-process")
+        peer = LocalPeer()
+        room = RemoteRoom(node.streams, node.sessions, "r-1", OWNER, node.metrics)
+        pid = room.join(peer, _hello("r-1"))
+        welcome = Welcome("r-1", "rollie", "player", 0, "tok", 3, {"room": {}}, 0.0)
+        frame = codec_for(peer.codec_name).encode(welcome)
+        await node.on_message({"k": "frames", "p": [pid], "f": frame, "mid": "first-process:9"})
+        assert peer.frames == [frame] and node.sessions[pid].owner_incarnation == "first-process"
+
+        await node._watch_relayed()
+        await node.client.set(alive, "1")  # a release that wrote no incarnation: no restart seen
+        await node._watch_relayed()
+        assert peer.closed is None and pid in node.sessions
+
+        await node.client.set(alive, "second-process")
+        await node._watch_relayed()
+        assert peer.closed is not None and peer.closed[0] == "room/moved"
+        await node.streams.flush()
+        sent = [(m["k"], m["p"], m.get("u")) for m in await _owner_inbox(redis_url)]
+        assert sent == [("hello", pid, None), ("leave", pid, False)]
+    finally:
+        await node.close()
+        await store.close()
+
+
+class LeftRoom:
+    """A room as the owner's relay handling sees it: who left, and how."""
+
+    def __init__(self) -> None:
+        self.left: list[tuple[int, bool]] = []
+
+    def leave(self, pid: int, undelivered: bool = False) -> None:
+        self.left.append((pid, undelivered))
+
+
+async def test_the_owner_lets_go_of_the_peers_of_a_relays_earlier_process(redis_url: str) -> None:
+    """A relay node killed and started again within its heartbeat: its new process
+    never says the old connections left. The owner sees the heartbeat name another
+    incarnation and lets them go; the new process's connections stay."""
+    store = open_store(redis_url)
+    node = Node(Settings(store_url=redis_url, node_id=OWNER), store, Metrics())
+    try:
+        old = RemotePeer(node.streams, "relay-x", 5, "rollhouse.v1.json", "first-process")
+        new = RemotePeer(node.streams, "relay-x", 6, "rollhouse.v1.json", "second-process")
+        room = LeftRoom()
+        node.remote[("relay-x", 5)] = (room, 11, old)  # type: ignore[assignment]
+        node.remote[("relay-x", 6)] = (room, 12, new)  # type: ignore[assignment]
+        await node.client.set("rollhouse:node:relay-x:alive", "second-process")
+        await node._drop_dead_relays()
+        assert room.left == [(11, False)] and old.gone and not new.gone
+        assert list(node.remote) == [("relay-x", 6)]
+    finally:
+        await node.close()
+        await store.close()
+
+
+def test_what_counts_as_a_restart() -> None:
+    cases = [
+        ("a", "a", False), ("a", "b", True), (None, "b", False), ("a", None, False),
+        ("a", ANY_INCARNATION, False), (ANY_INCARNATION, "b", False),
+    ]  # fmt: skip
+    assert [restarted(k, c) for k, c, _ in cases] == [want for _, _, want in cases]
