@@ -30,6 +30,22 @@ def _length(lo: int, hi: int) -> Any:
     return check
 
 
+TOKEN_ALPHABET = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+"""What a client's own seat token may be made of (base64url, as ``secrets.token_urlsafe``)."""
+
+
+def _own_token(_inst: Any, attr: attrs.Attribute[Any], value: str | None) -> None:
+    if value is None:
+        return
+    if not 22 <= len(value) <= 128 or not TOKEN_ALPHABET.issuperset(value):
+        raise ProtocolError(
+            BAD_FIELD,
+            f"{attr.name}: 22..128 characters of A-Z a-z 0-9 - _ (at least 128 random bits), "
+            f"got {len(value)} characters",
+            attr.name,
+        )
+
+
 def _non_negative(_inst: Any, attr: attrs.Attribute[Any], value: int | None) -> None:
     if value is not None and value < 0:
         raise ProtocolError(BAD_FIELD, f"{attr.name}: must be >= 0, got {value}", attr.name)
@@ -64,7 +80,11 @@ class Hello:
     """The first message of every connection: which room, as whom, and where to resume.
 
     Version 2 adds ``session`` (a player's session token: their seat follows them, and
-    private rooms they belong to open) and ``invite`` (a private room's invite code)."""
+    private rooms they belong to open), ``invite`` (a private room's invite code) and
+    ``new_seat_token``: a secret of the client's own making that becomes the seat token
+    of the free seat this hello takes, so a hello sent again after the connection was
+    lost before its welcome (the seat durable, its token never delivered) finds that
+    seat again instead of a full room. Joins are idempotent, like commands by id."""
 
     TYPE: ClassVar[str] = "hello"
     room: str
@@ -74,6 +94,7 @@ class Hello:
     last_seq: int | None = attrs.field(default=None, validator=_non_negative)
     session: str | None = attrs.field(default=None, validator=_length(1, 256), repr=False)
     invite: str | None = attrs.field(default=None, validator=_length(1, 128), repr=False)
+    new_seat_token: str | None = attrs.field(default=None, validator=_own_token, repr=False)
 
 
 @attrs.frozen
@@ -221,7 +242,10 @@ CLIENT_MESSAGES: dict[str, type[ClientMessage]] = {
 CLIENT_MESSAGES_V1: dict[str, type[ClientMessage]] = {
     c.TYPE: c for c in (Hello, Command, Resync, Ping)
 }
-V2_FIELDS: dict[type, tuple[str, ...]] = {Hello: ("session", "invite"), Welcome: ("player",)}
+V2_FIELDS: dict[type, tuple[str, ...]] = {
+    Hello: ("session", "invite", "new_seat_token"),
+    Welcome: ("player",),
+}
 """Fields version 2 added to version 1's messages: a v1 codec refuses them in what it
 decodes, and every codec leaves them out of what it encodes while they are None."""
 SERVER_MESSAGES: dict[str, type[ServerMessage]] = {

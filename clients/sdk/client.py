@@ -127,8 +127,9 @@ class Client:
         self.role = cast(Role, role)
         self.name = name
         self.session = Session(  # a bad name fails here
-            room, self.role, name, seat_token, session_token=session_token, invite=invite
-        )
+            room, self.role, name, seat_token, session_token=session_token, invite=invite,
+            version=version,
+        )  # fmt: skip
         """The mirror and the unanswered commands, kept by the sans-I/O session."""
         kind = "msgpack" if encoding == "msgpack" else "json"
         self.codec: Codec = codec_for(f"rollhouse.v{version}.{kind}")

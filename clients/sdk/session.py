@@ -17,7 +17,10 @@ vectors in ``tests/vectors/sessions`` (reconnect and resume, frame by frame) and
 The rules (docs/protocol.md 4, 5, 7 and 10):
 
 - a socket opens: send hello (the seat token, and ``last_seq`` while the view is good;
-  on version 2 also the player's ``session`` and a private room's ``invite``), then every
+  on version 2 also the player's ``session``, a private room's ``invite``, and while a
+  player has no seat token yet ``new_seat_token``: a random token of its own, the same
+  in every hello until a welcome, so a hello whose welcome was lost with its
+  connection finds again the seat it took), then every
   unanswered command and act with its original id (the server holds the frames after a
   hello until it is answered, and answers a repeated id with its first answer);
 - a command (or an act) is sent at once while a socket is open, else when the next one
@@ -32,6 +35,7 @@ The rules (docs/protocol.md 4, 5, 7 and 10):
 
 from __future__ import annotations
 
+import secrets
 from typing import Any, Literal
 
 import attrs
@@ -117,6 +121,8 @@ class Session:
         *,
         session_token: str | None = None,
         invite: str | None = None,
+        version: int = 2,
+        new_seat_token: str | None = None,
     ) -> None:
         self.room = room
         self.role: Role = role
@@ -126,6 +132,12 @@ class Session:
         self.invite = invite or None
         """(Version 2) a private room's invite code."""
         self.mirror = Mirror(seat_token=seat_token)
+        self.new_seat_token = (
+            (new_seat_token or secrets.token_urlsafe(24)) if version >= 2 and role == "player"
+            else None
+        )  # fmt: skip
+        """(Version 2) the token this player's seat gets if its hello takes a free one;
+        sent until a welcome gives the seat's token (drawn here unless given: tests)."""
         self.pending: dict[str, Command | Act] = {}
         """Commands and acts sent and not yet answered, by id, in send order."""
         self.open = False
@@ -144,6 +156,7 @@ class Session:
             last_seq=self.mirror.resume_seq,
             session=self.session_token,
             invite=self.invite,
+            new_seat_token=None if self.mirror.seat_token else self.new_seat_token,
         )
 
     def opened(self) -> list[ClientMessage]:

@@ -32,10 +32,11 @@ class Start:
 
 @attrs.frozen
 class Join:
-    """A ``hello``: ``token`` is the client's seat token; ``fresh_token`` a new random one
-    the shell drew, used if the peer is given a free seat; ``player`` the player whose
-    session the hello carried (checked by the shell), ``invite`` the invite code it
-    brought."""
+    """A ``hello``: ``token`` is the client's seat token; ``fresh_token`` the token of the
+    free seat the peer may be given: the client's own (``own``: its hello's
+    ``new_seat_token``, which also finds the seat an earlier copy of this hello took) or
+    a new random one the shell drew; ``player`` the player whose session the hello
+    carried (checked by the shell), ``invite`` the invite code it brought."""
 
     peer: PeerId
     codec: str
@@ -47,6 +48,7 @@ class Join:
     now: float
     player: str | None = None
     invite: str | None = attrs.field(default=None, repr=False)
+    own: bool = False
 
 
 @attrs.frozen

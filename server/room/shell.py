@@ -239,9 +239,11 @@ class Room:
         ``player``: the player whose session the hello carried, checked by the caller."""
         pid = next(_peer_ids)
         self.peers[pid] = peer
-        fresh = secrets.token_urlsafe(18)
+        own = hello.new_seat_token
+        fresh = own or secrets.token_urlsafe(18)
         self.post(Join(pid, peer.codec_name, hello.role, hello.name, hello.seat_token,
-                       hello.last_seq, fresh, self.clock(), player, hello.invite))  # fmt: skip
+                       hello.last_seq, fresh, self.clock(), player, hello.invite,
+                       own is not None))  # fmt: skip
         return pid
 
     def command(self, pid: PeerId, cmd_id: str, body: dict[str, Any]) -> None:

@@ -80,6 +80,8 @@ class Table:
             held = model.holders[seat].hold is not None
             if held:  # a seat a quick match held for this player: claimed now
                 state.write((Claimed(seat, j.now),), (), SeatTaken(j, seat, None))
+            elif j.token is None and j.own and model.seat_of(j.player) != seat:
+                self._take_seat(j, seat, j.fresh_token, j.last_seq)  # its own token, again
             else:
                 self._take_seat(j, seat, j.token, j.last_seq)
             return
@@ -101,11 +103,14 @@ class Table:
         state.write((record,), (), SeatTaken(j, seat, j.fresh_token))
 
     def seat_of(self, j: Join) -> int | None:
-        """The seat ``j`` comes back to: its player's, or its token's."""
+        """The seat ``j`` comes back to: its player's, its token's, or the one an earlier
+        copy of this hello took with the client's own token (its welcome lost)."""
         model = self.state.model
         seat = model.seat_of(j.player)
         if seat is None and j.token is not None:
             seat = model.seat_for_token(j.token)
+        if seat is None and j.token is None and j.own:
+            seat = model.seat_for_token(j.fresh_token)
         return seat
 
     def seat_taken(self, j: Join, seat: int, token: str | None, gone: frozenset[PeerId]) -> None:

@@ -8,6 +8,8 @@ from clients.sdk.session import Session, outcome
 from protocol.codec import JSON_V2, to_wire
 from protocol.messages import Ack, Act, Command, Reject, Welcome
 
+OWN = "own-seat-token-0123456789abc"
+
 
 def welcome(seat: int | None, player: str | None = "p-1") -> Welcome:
     role = "player" if seat is not None else "spectator"
@@ -16,16 +18,32 @@ def welcome(seat: int | None, player: str | None = "p-1") -> Welcome:
 
 def test_the_hello_carries_the_session_and_the_invite() -> None:
     """Both ride in every hello until a seat is held; then the invite is dropped."""
-    session = Session("r-1", session_token="p-1.secret", invite="code")
+    session = Session("r-1", session_token="p-1.secret", invite="code", new_seat_token=OWN)
     hello = session.opened()[0]
     assert to_wire(hello) == {
         "type": "hello", "room": "r-1", "role": "player", "name": None, "seat_token": None,
-        "last_seq": None, "session": "p-1.secret", "invite": "code",
+        "last_seq": None, "session": "p-1.secret", "invite": "code", "new_seat_token": OWN,
     }  # fmt: skip
     assert JSON_V2.decode_client(JSON_V2.encode(hello)) == hello
     session.receive(welcome(seat=0))
     assert session.mirror.player == "p-1"
     assert session.hello().invite is None and session.hello().session == "p-1.secret"
+
+
+def test_an_own_seat_token_rides_every_hello_until_a_seat_token_comes() -> None:
+    """Drawn at random (32 characters of base64url), the same after a lost connection, and
+    left out once the welcome gave the seat's token; none for a spectator or on version 1."""
+    session = Session("r-1", name="ann")
+    own = session.hello().new_seat_token
+    assert own is not None and len(own) == 32 and own != Session("r-1").hello().new_seat_token
+    session.opened()
+    assert session.dropped(None) == "reconnect"
+    assert session.opened()[0].new_seat_token == own
+    session.receive(Welcome("r-1", "rollie", "player", 0, own, 3, {"room": {}}, 0.0))
+    assert session.hello().seat_token == own and session.hello().new_seat_token is None
+    assert Session("r-1", "spectator").hello().new_seat_token is None
+    assert Session("r-1", name="ann", version=1).hello().new_seat_token is None
+    assert Session("r-1", seat_token="kept").hello().new_seat_token is None
 
 
 def test_a_spectator_keeps_its_invite() -> None:

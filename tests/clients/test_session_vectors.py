@@ -21,7 +21,8 @@ OUTCOMES = load_file("errors/outcomes.json")["cases"]
 def run(vector: dict[str, Any], session: Session | None = None) -> list[str]:
     """Every mismatch of a session vector, as ``step N: ...``."""
     spec = vector["session"]
-    session = session or Session(spec["room"], spec["role"], spec["name"], spec["seat_token"])
+    session = session or Session(spec["room"], spec["role"], spec["name"], spec["seat_token"],
+                                 new_seat_token=spec.get("new_seat_token"))  # fmt: skip
     failures: list[str] = []
     for n, step in enumerate(vector["steps"]):
         sent: list[ClientMessage] = []
@@ -62,6 +63,7 @@ def run_v2(vector: dict[str, Any]) -> list[str]:
     session = Session(
         spec["room"], spec["role"], spec["name"], spec["seat_token"],
         session_token=spec["session"], invite=spec["invite"],
+        new_seat_token=spec.get("new_seat_token"),
     )  # fmt: skip
     failures: list[str] = []
     for n, step in enumerate(vector["steps"]):

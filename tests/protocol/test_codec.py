@@ -102,7 +102,7 @@ def test_version_1_codecs_refuse_what_version_2_added(codec: Codec) -> None:
     assert info.value.code == errors.UNKNOWN_TYPE
     for field in V2_FIELDS[Hello]:
         with pytest.raises(ProtocolError) as info:
-            codec.decode_client(codec.encode(Hello("r1", "player", **{field: "x" * 8})))
+            codec.decode_client(codec.encode(Hello("r1", "player", **{field: "x" * 24})))
         assert (info.value.code, info.value.field) == (errors.UNKNOWN_FIELD, field)
     plain = codec.decode_data(codec.encode(EXAMPLES[6]))
     assert "player" not in plain and "session" not in codec.decode_data(codec.encode(EXAMPLES[0]))

@@ -21,7 +21,8 @@
 // createGuest or signIn in http.js) the seat is the player's, on any device; `invite`
 // opens a private room; act() sends chat lines and the host's actions; `player` is your
 // player id from the welcome. The client offers rollhouse.v2.* first, then v1; on a server
-// that only speaks v1 the hello goes without session and invite, and act() is refused.
+// that only speaks v1 the hello goes without session, invite and new_seat_token, and act() is
+// refused.
 //
 // Runs in browsers (their WebSocket) and in Node (the `ws` package, loaded when needed, or
 // any WebSocket class passed as `WebSocket`).
@@ -396,9 +397,10 @@ export class Client {
       this.#codec = codecFor(ws.protocol);
       this.#v2 = isV2(ws.protocol);
       if (!this.#v2) {
-        // a v1 server: no session or invite in the hello, and acts cannot be answered
+        // a v1 server: no session, invite or own seat token in the hello, and acts cannot be answered
         this.session.session = null;
         this.session.invite = null;
+        this.session.newSeatToken = null;
         for (const [id, entry] of this.#answers) {
           if (!entry.act) continue;
           this.session.acts.delete(id);

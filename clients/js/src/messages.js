@@ -54,6 +54,9 @@ import { isMap } from "./plain.js";
  * @property {number | null} last_seq the last sequence applied, to resume from it
  * @property {string} [session] v2: the player's session token (sent only when there is one)
  * @property {string} [invite] v2: a private room's invite code (sent only when there is one)
+ * @property {string} [new_seat_token] v2: the token of the free seat this hello may take, of
+ *   the client's own making (22..128 of A-Z a-z 0-9 - _): the same hello sent again after its
+ *   welcome was lost finds that seat again (sent only while the client has no seat token)
  */
 /**
  * @typedef {object} Act v2: something done to the room (a chat line, a host's action),
@@ -151,11 +154,12 @@ import { isMap } from "./plain.js";
 // -- builders: every field, null where empty, in the order the Python SDK sends them ----------
 
 /**
- * @param {{room: string, role?: Role, name?: string | null, seatToken?: string | null, lastSeq?: number | null, session?: string | null, invite?: string | null}} fields
- *   `session` and `invite` are version 2 fields: left out when null (a v1 server refuses them)
+ * @param {{room: string, role?: Role, name?: string | null, seatToken?: string | null, lastSeq?: number | null, session?: string | null, invite?: string | null, newSeatToken?: string | null}} fields
+ *   `session`, `invite` and `newSeatToken` are version 2 fields: left out when null (a v1
+ *   server refuses them)
  * @returns {Hello} a hello message
  */
-export function hello({ room, role = "player", name = null, seatToken = null, lastSeq = null, session = null, invite = null }) {
+export function hello({ room, role = "player", name = null, seatToken = null, lastSeq = null, session = null, invite = null, newSeatToken = null }) {
   if (name !== null && (name.length < 1 || name.length > 32))
     throw new ProtocolError(BAD_FIELD, `name: length must be 1..32, got ${name.length}`, "name");
   if (lastSeq !== null && !(Number.isInteger(lastSeq) && lastSeq >= 0))
@@ -164,6 +168,11 @@ export function hello({ room, role = "player", name = null, seatToken = null, la
   const message = { type: "hello", room, role, name, seat_token: seatToken, last_seq: lastSeq };
   if (session !== null) message.session = session;
   if (invite !== null) message.invite = invite;
+  if (newSeatToken !== null) {
+    if (!/^[A-Za-z0-9_-]{22,128}$/.test(newSeatToken))
+      throw new ProtocolError(BAD_FIELD, `new_seat_token: 22..128 characters of A-Z a-z 0-9 - _, got ${newSeatToken.length} characters`, "new_seat_token");
+    message.new_seat_token = newSeatToken;
+  }
   return message;
 }
 

@@ -43,11 +43,22 @@ import { Mirror } from "./mirror.js";
  * @property {string | null} [seatToken] a seat token kept from before: rejoin that seat
  * @property {string | null} [session] v2: the player's session token (the seat is the player's)
  * @property {string | null} [invite] v2: a private room's invite code
+ * @property {string | null} [newSeatToken] v2: the token a free seat this player takes gets
+ *   (drawn at random unless given); sent in every hello until a welcome gives the seat's token
  */
+
+/** @returns {string} 24 random bytes in base64url (32 characters), from the platform's CSPRNG */
+function randomToken() {
+  const bytes = new Uint8Array(24);
+  globalThis.crypto.getRandomValues(bytes);
+  let text = "";
+  for (const b of bytes) text += String.fromCharCode(b);
+  return btoa(text).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
 
 export class Session {
   /** @param {SessionOptions} options who joins which room */
-  constructor({ room, role = "player", name = null, seatToken = null, session = null, invite = null }) {
+  constructor({ room, role = "player", name = null, seatToken = null, session = null, invite = null, newSeatToken = null }) {
     this.room = room;
     /** @type {string | null} v2: the player's session token, sent in every hello */
     this.session = session || null;
@@ -57,6 +68,8 @@ export class Session {
     this.role = role;
     this.name = name || null;
     this.mirror = new Mirror({ seatToken });
+    /** @type {string | null} v2: this player's own token for a free seat (a lost welcome's hello, sent again, finds its seat) */
+    this.newSeatToken = role === "player" ? newSeatToken || randomToken() : null;
     /** @type {Map<string, GameCommand>} commands and (v2) acts sent and not yet answered, in send order */
     this.pending = new Map();
     /** @type {string | null} v2: the player id from the last welcome that carried one (a session's) */
@@ -80,6 +93,7 @@ export class Session {
       lastSeq: this.mirror.resumeSeq,
       session: this.session,
       invite: this.invite,
+      newSeatToken: this.mirror.seatToken ? null : this.newSeatToken,
     });
   }
 

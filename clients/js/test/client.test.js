@@ -83,10 +83,30 @@ test("a dropped socket: the next hello resumes the seat, the unanswered command 
   const seq = await client.send({ type: "roll" }, "c-1");
   assert.equal(seq, 4);
   assert.deepEqual(client.view?.game, { round: 2 });
-  assert.deepEqual(hellos[0], { type: "hello", room: "r", role: "player", name: "ann", seat_token: null, last_seq: null });
+  const own = client.session.newSeatToken;
+  assert.match(String(own), /^[A-Za-z0-9_-]{32}$/);
+  assert.deepEqual(hellos[0], { type: "hello", room: "r", role: "player", name: "ann", seat_token: null, last_seq: null, new_seat_token: own });
   assert.deepEqual(hellos[1], { type: "hello", room: "r", role: "player", name: "ann", seat_token: "tok-0", last_seq: 3 });
   assert.deepEqual(commands.map((c) => c.id), ["c-1", "c-1"]);
   assert.equal(client.reconnects, 1);
+  client.close();
+});
+
+test("a socket lost before its welcome: the next hello carries the same own seat token", async () => {
+  /** @type {any[]} */
+  const hellos = [];
+  const url = await fakeServer(async (peer) => {
+    const hello = await peer.next();
+    hellos.push(hello);
+    if (hellos.length === 1) return peer.socket.terminate(); // the seat taken, its welcome lost
+    peer.send({ ...welcome(3, VIEW), seat_token: hello.new_seat_token });
+  });
+  const client = await new Client(url, "r", { ...options, name: "ann" }).connect();
+  assert.equal(hellos.length, 2);
+  assert.match(hellos[0].new_seat_token, /^[A-Za-z0-9_-]{32}$/);
+  assert.deepEqual(hellos[1], hellos[0]);
+  assert.equal(client.seatToken, hellos[0].new_seat_token);
+  assert.equal(client.session.hello().new_seat_token, undefined); // a seat token now: no own token sent
   client.close();
 });
 

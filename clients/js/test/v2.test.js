@@ -86,7 +86,7 @@ test("v2 is offered first; the hello carries the session and the invite; welcome
   assert.deepEqual(offered, [JSON_SUBPROTOCOL_V2, JSON_SUBPROTOCOL]);
   assert.deepEqual(hellos[0], {
     type: "hello", room: "r", role: "player", name: null, seat_token: null, last_seq: null,
-    session: "p-0123456789abcdef.secret", invite: "Zk3Qv9mAa1",
+    session: "p-0123456789abcdef.secret", invite: "Zk3Qv9mAa1", new_seat_token: client.session.newSeatToken,
   }); // prettier-ignore
   assert.equal(client.player, "p-0123456789abcdef");
   assert.equal(client.v2, true);
