@@ -93,7 +93,13 @@ __all__ = [
 
 
 class Client:
-    """One seat (or a spectator) at one room, kept connected."""
+    """One seat (or a spectator) at one room, kept connected.
+
+    On version 2 a player without a seat token sends a random ``new_seat_token`` of its
+    own in every hello until its welcome (docs/protocol.md 7): a hello whose welcome was
+    lost with its connection finds its seat again. Pass ``new_seat_token`` to keep that
+    token across clients (a program that gives up on one client and tries another for
+    the same join); read it back as ``client.session.new_seat_token``."""
 
     def __init__(
         self,
@@ -111,6 +117,7 @@ class Client:
         session_token: str | None = None,
         invite: str | None = None,
         version: int = 2,
+        new_seat_token: str | None = None,
     ) -> None:
         if version not in (1, 2):
             raise ValueError(f"version must be 1 or 2, got {version!r}")
@@ -128,7 +135,7 @@ class Client:
         self.name = name
         self.session = Session(  # a bad name fails here
             room, self.role, name, seat_token, session_token=session_token, invite=invite,
-            version=version,
+            version=version, new_seat_token=new_seat_token,
         )  # fmt: skip
         """The mirror and the unanswered commands, kept by the sans-I/O session."""
         kind = "msgpack" if encoding == "msgpack" else "json"

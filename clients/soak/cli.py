@@ -8,7 +8,10 @@ played by hosted bots, the others by SDK players over websockets (each seat tryi
 another node first, so most are relayed). Every few seconds (``--every``, ±50 %) it
 draws a fault, for ``--minutes``: SIGKILL a node (started again), SIGSTOP a node
 past its lease (then SIGCONT), SIGKILL a Redis master (its replica promoted, the old
-one started again as a replica). Then ``--settle`` seconds without faults, and the
+one started again as a replica), cut a node from Redis for 2.5 leases or slow its
+links (its clients stay connected), put a Redis master in a minority partition (the
+link faults: the cluster the soak starts sits behind TCP proxies of its own,
+clients/soak/netsplit.py). Then ``--settle`` seconds without faults, and the
 verdict over the recorded history (clients/soak/history.py):
 
 - commands acknowledged and verified against the log, lost, duplicated;
@@ -36,7 +39,7 @@ from clients import progress
 from clients.soak import faults as F
 from clients.soak.run import START_SECONDS, Options, soak
 
-KINDS = (*F.NODE_FAULTS, *F.REDIS_FAULTS)
+KINDS = (*F.NODE_FAULTS, *F.REDIS_FAULTS, *F.LINK_FAULTS)
 
 
 def options_from(args: argparse.Namespace) -> Options | str:

@@ -6,15 +6,24 @@
   rooms move; woken, it must find itself fenced and stop acknowledging for them;
 - ``master-kill``: SIGKILL a Redis master (only on a cluster the soak started): its
   replica is promoted (every acknowledged append is on it: WAIT), the old master
-  is started again and rejoins as the new master's replica.
+  is started again and rejoins as the new master's replica;
+- ``node-cut``: a node partitioned from Redis (every connection it has to the cluster
+  blackholed by the soak's proxies, :mod:`clients.soak.netsplit`) for 2.5 leases
+  while its clients stay connected: it must stop acknowledging within a lease, let
+  its clients go and its rooms move; then the link heals;
+- ``node-slow``: a node's links to Redis slowed for a few seconds (every chunk 20 ms
+  late, one in 20 held 300 ms more: a lossy link's retransmissions);
+- ``master-isolate``: a Redis master in a minority partition (nobody reaches it, it
+  reaches nobody): its replica is promoted; healed, the old master rejoins as a
+  replica and drops whatever it took alone (nothing acknowledged: WAIT).
 
 The kinds come in rounds, each round in a shuffled order (:func:`draw`). Each fault
 notes the rooms it stalls (a node's: the rooms whose lease it held; a
 master's: the rooms whose slot it served) with their log's length when it began, so
 the failover time of each is read from the tracks afterwards
-(:func:`clients.soak.track.recovered_after`). The node partitioned from Redis
-through a proxy is not drawn: a cluster client follows the addresses the cluster
-announces (CLUSTER SLOTS), around any proxy in front of the seeds.
+(:func:`clients.soak.track.recovered_after`). The link faults need the cluster the
+soak started behind its proxies: each node's store URL remaps every address the
+cluster announces to that node's own proxies (``remap=``, server/store/redis_conn.py).
 """
 
 from __future__ import annotations
@@ -32,13 +41,22 @@ from redis.asyncio.cluster import RedisCluster as AsyncCluster
 
 from clients.bench.cluster import Node
 from clients.soak.history import RoomHistory, Seen, raw_log
+from clients.soak.netsplit import Link, ProxiedCluster
 from clients.soak.redis_cluster import RedisCluster
 from server.store.redis_conn import mget
 
 NODE_FAULTS = ("node-kill", "node-pause")
 REDIS_FAULTS = ("master-kill",)
+LINK_FAULTS = ("node-cut", "node-slow", "master-isolate")
+"""Faults made by the soak's proxies (a cluster the soak started)."""
+MASTER_FAULTS = ("master-kill", "master-isolate")
 PAUSE_LEASES = 1.5
 """A paused node sleeps this many leases: past its lease, so its rooms move."""
+CUT_LEASES = 2.5
+"""A node cut from Redis stays cut this many leases: it lets go after one."""
+SLOW_SECONDS = 5.0
+SLOW = (0.02, 0.05, 0.3)
+"""A slowed link: every chunk this late (s), this share of them held this much more."""
 
 
 @attrs.define
@@ -98,6 +116,40 @@ async def pause_node(client: AsyncCluster, prefix: str, node: Node, rooms: Seque
     return fault
 
 
+async def cut_node(
+    client: AsyncCluster, prefix: str, node: Node, links: Sequence[Link], rooms: Sequence[str]
+) -> Fault:
+    """Blackhole every link of ``node`` to Redis for :data:`CUT_LEASES` leases."""
+    stalled = await held_by(client, prefix, rooms, node.id)
+    began = time.monotonic()
+    for link in links:
+        link.partition()
+    try:
+        fault = Fault("node-cut", node.id, began, await tails(client, prefix, stalled))
+        await asyncio.sleep(max(0.0, began + CUT_LEASES * node.lease - time.monotonic()))
+    finally:
+        for link in links:
+            link.heal()
+    return fault
+
+
+async def slow_node(
+    client: AsyncCluster, prefix: str, node: Node, links: Sequence[Link], rooms: Sequence[str]
+) -> Fault:
+    """Slow every link of ``node`` to Redis (:data:`SLOW`) for :data:`SLOW_SECONDS`."""
+    stalled = await held_by(client, prefix, rooms, node.id)
+    began = time.monotonic()
+    for link in links:
+        link.slow(*SLOW)
+    try:
+        fault = Fault("node-slow", node.id, began, await tails(client, prefix, stalled))
+        await asyncio.sleep(max(0.0, began + SLOW_SECONDS - time.monotonic()))
+    finally:
+        for link in links:
+            link.slow()
+    return fault
+
+
 async def kill_master(
     client: AsyncCluster,
     cluster: RedisCluster,
@@ -107,8 +159,30 @@ async def kill_master(
 ) -> Fault:
     """SIGKILL ``master``; the views of its rooms' players are noted first (the
     checker finds any record they saw that the promoted replica lacks)."""
+    return await _lose_master("master-kill", client, cluster, prefix, master, histories)
+
+
+async def isolate_master(
+    client: AsyncCluster,
+    cluster: ProxiedCluster,
+    prefix: str,
+    master: int,
+    histories: Sequence[RoomHistory],
+) -> Fault:
+    """Put ``master`` in a minority partition until its replica is promoted, then heal."""
+    return await _lose_master("master-isolate", client, cluster, prefix, master, histories)
+
+
+async def _lose_master(
+    kind: str,
+    client: AsyncCluster,
+    cluster: RedisCluster,
+    prefix: str,
+    master: int,
+    histories: Sequence[RoomHistory],
+) -> Fault:
     rooms = [h.room for h in histories]
-    stalled = [r for r in rooms if _port(client, key(prefix, r, "log")) == master]
+    stalled = [r for r in rooms if _port(client, cluster, key(prefix, r, "log")) == master]
     before = await tails(client, prefix, stalled)
     for history in histories:
         if history.room in stalled and history.players:
@@ -117,20 +191,30 @@ async def kill_master(
             history.snapshots.append(Seen(seen, log))
     replica = await asyncio.to_thread(cluster.replica_of, master)
     began = time.monotonic()
-    cluster.kill(master)
-    fault = Fault("master-kill", f"redis {master}", began, before)
-    await asyncio.to_thread(cluster.wait_promoted, replica)
-    fault.promoted = time.monotonic() - began
-    await asyncio.to_thread(cluster.restart, master)
+    proxied = cluster if isinstance(cluster, ProxiedCluster) and kind == "master-isolate" else None
+    if proxied is not None:
+        proxied.isolate(master)
+    else:
+        cluster.kill(master)
+    fault = Fault(kind, f"redis {master}", began, before)
+    try:
+        await asyncio.to_thread(cluster.wait_promoted, replica)
+        fault.promoted = time.monotonic() - began
+    finally:
+        if proxied is not None:
+            proxied.heal()
+        else:
+            await asyncio.to_thread(cluster.restart, master)
     await asyncio.to_thread(cluster.wait_whole, 60.0)
     fault.whole = time.monotonic() - began
-    fault.restarts = 1
+    fault.restarts = 0 if proxied is not None else 1
     return fault
 
 
-def _port(client: AsyncCluster, name: str) -> int | None:
+def _port(client: AsyncCluster, cluster: RedisCluster, name: str) -> int | None:
+    """The member serving ``name`` (its own port, not a proxy's)."""
     node = client.get_node_from_key(name)
-    return None if node is None else int(node.port)
+    return None if node is None else cluster.real(int(node.port))
 
 
 def _read(cluster: RedisCluster, prefix: str, room: str) -> list[tuple[int, bytes]]:
@@ -153,6 +237,6 @@ def draw(
     if not deck:
         deck += rng.sample(list(kinds), len(kinds))
     kind = deck.pop()
-    if kind in REDIS_FAULTS:
+    if kind in MASTER_FAULTS:
         return kind, rng.choice(masters)
     return kind, rng.choice(list(nodes))

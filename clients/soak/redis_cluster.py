@@ -107,8 +107,13 @@ class RedisCluster:
 
     def node_args(self, port: int) -> list[str]:
         """More redis-server arguments for the node on ``port`` (none here; the partition
-        tests announce proxy ports: tests/support/netsplit.py)."""
+        tests announce proxy ports: clients/soak/netsplit.py)."""
         return []
+
+    def real(self, port: int) -> int:
+        """The member's own port, given the port a client reaches it by (the same here;
+        a proxied cluster's clients reach members through proxies)."""
+        return port
 
     def _settings(self) -> list[str]:
         """The test settings (without a ``config`` file): quick failovers, no disk."""

@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import os
 import random
+import secrets
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -33,6 +34,7 @@ from clients.bots.play import play_seat
 from clients.sdk import create_room
 from clients.soak import faults as F
 from clients.soak.history import RecordingClient, RoomHistory, check, game_over
+from clients.soak.netsplit import ProxiedCluster
 from clients.soak.redis_cluster import RedisCluster, launch_cluster
 from clients.soak.track import Track, longest_stall, merged, moved_since, recovered_after, seq_at
 from server.store.redis_conn import connect
@@ -41,6 +43,9 @@ NODES = 3
 SEATS = 3
 """Seats of a websocket room (a hosted bots' room has two)."""
 JOIN_TRIES = 20
+YOUNG = 3.0
+"""Seconds a game must have been in play at the end before it is judged (one made in the
+last moments of the settle has had no time to be seen moving)."""
 PATIENCE = 90.0
 """Seconds a game may go without moving before it is given up (and counted unfinished)."""
 POLL = 0.5
@@ -62,7 +67,7 @@ class Options:
     seed: int = 1
     redis: str | None = None
     """Seed nodes (host:port,...) of an existing cluster; None: start one."""
-    faults: tuple[str, ...] = (*F.NODE_FAULTS, *F.REDIS_FAULTS)
+    faults: tuple[str, ...] = (*F.NODE_FAULTS, *F.REDIS_FAULTS, *F.LINK_FAULTS)
     delay: float = 0.1
     """A websocket bot's think time (seconds, ±50 %)."""
     bot_delay: float = 0.3
@@ -117,12 +122,15 @@ class Soak:
         """A player seated in ``room``, trying the nodes in turn from ``first`` (the SDK
         moves on by itself once connected, not before its first welcome). Only a
         connection that failed to open is tried again elsewhere: one that waits for its
-        welcome (a paused node, a failover) waits, as a player would; given up, it
-        could leave its seat to a token nobody holds."""
+        welcome (a paused node, a failover) waits, as a player would. Every try sends
+        the same own seat token (``new_seat_token``), so a seat an earlier try took,
+        its welcome lost with a node, is found again rather than left to nobody."""
         last: Exception | None = None
+        own = secrets.token_urlsafe(24)
         for attempt in range(JOIN_TRIES):
             p = RecordingClient(self.ws_urls(first + attempt), room, name=name,
-                                backoff=(0.05, 0.5), ping_every=1.0, max_retries=400)  # fmt: skip
+                                backoff=(0.05, 0.5), ping_every=1.0, max_retries=400,
+                                new_seat_token=own)  # fmt: skip
             p.acked = []
             try:
                 await p.connect(timeout=PATIENCE)
@@ -209,7 +217,7 @@ class Soak:
         """A fault every ``every`` seconds (±50 %), each undone before the next, until
         ``until``."""
         rng = random.Random(self.options.seed)
-        kinds = [k for k in self.options.faults if self.cluster or k not in F.REDIS_FAULTS]
+        kinds = [k for k in self.options.faults if self.can(k)]
         while kinds:
             pause = rng.uniform(0.5, 1.5) * self.options.every
             if time.monotonic() + pause >= until:
@@ -223,6 +231,13 @@ class Soak:
             self.faults.append(fault)
             shown.now(f"{len(self.faults)} faults, last {fault.kind} of {fault.target}")
 
+    def can(self, kind: str) -> bool:
+        """Whether this run can bring ``kind`` about: a master's fault needs the cluster
+        the soak started, a link's fault that cluster behind the soak's proxies."""
+        if kind in F.LINK_FAULTS:
+            return isinstance(self.cluster, ProxiedCluster)
+        return self.cluster is not None or kind not in F.REDIS_FAULTS
+
     async def inject(self, rng: random.Random, kinds: list[str]) -> F.Fault:
         """Draw a fault and its target, bring it about and undo it."""
         masters = await asyncio.to_thread(self.cluster.masters) if self.cluster else []
@@ -232,7 +247,15 @@ class Soak:
         if isinstance(target, int):
             assert self.cluster is not None
             histories = [g.history for g in running]
+            if kind == "master-isolate":
+                assert isinstance(self.cluster, ProxiedCluster)
+                return await F.isolate_master(self.client, self.cluster, PREFIX, target, histories)
             return await F.kill_master(self.client, self.cluster, PREFIX, target, histories)
+        if kind in ("node-cut", "node-slow"):
+            assert isinstance(self.cluster, ProxiedCluster)
+            links = self.cluster.links_of(target.id)
+            act = F.cut_node if kind == "node-cut" else F.slow_node
+            return await act(self.client, PREFIX, target, links, rooms)
         if kind == "node-kill":
             return await F.kill_node(self.client, PREFIX, target, rooms)
         return await F.pause_node(self.client, PREFIX, target, rooms)
@@ -241,9 +264,12 @@ class Soak:
         """What can be seen of each game in play that has not moved ``since``: its log's
         length, its lease holder, each player's seq, node and reconnects."""
         out = []
+        now = time.monotonic()
         for room, game in self.games.items():
             growth = merged(game.track, _acks(game.history))
             if game.track.ended is not None or moved_since(growth, since, seq_at(growth, since)):
+                continue
+            if game.track.started > now - YOUNG:
                 continue
             with contextlib.suppress(Exception):
                 holder = await self.client.get(F.key(PREFIX, room, "lease"))
@@ -295,6 +321,7 @@ async def run_soak(soak: Soak, shown: progress.Bar) -> dict[str, Any]:
         await asyncio.sleep(options.settle)
         memory_end = soak.memory()
         load_end = load_average()
+        settled = time.monotonic()
         soak.errors += await soak.stuck(quiet)
         soak.timings["settled"] = time.monotonic() - began
     finally:
@@ -306,7 +333,8 @@ async def run_soak(soak: Soak, shown: progress.Bar) -> dict[str, Any]:
     shown.now("checking the history")
     for game in soak.games.values():  # a game that ended is judged finished first
         growth = merged(game.track, _acks(game.history))
-        game.history.playing = moved_since(growth, quiet, seq_at(growth, quiet))
+        young = game.track.started > settled - YOUNG
+        game.history.playing = young or moved_since(growth, quiet, seq_at(growth, quiet))
     sync = await asyncio.to_thread(_sync_client, soak)
     try:
         histories = [g.history for g in soak.games.values()]
@@ -433,14 +461,20 @@ def summary(
 
 async def soak(options: Options, workdir: Path, shown: progress.Bar) -> dict[str, Any]:
     """Start everything, :func:`run_soak`, stop everything."""
-    cluster = None
+    cluster: RedisCluster | None = None
+    ids = [f"b{i}" for i in range(NODES)]
     if options.redis:
         url = "redis+cluster://" + options.redis
+    elif any(k in F.LINK_FAULTS for k in options.faults):
+        shown.now("starting a Redis Cluster (3 masters + 3 replicas) behind proxies")
+        cluster = await ProxiedCluster(workdir / "redis").launch(ids)
+        url = cluster.url
     else:
         shown.now("starting a Redis Cluster (3 masters + 3 replicas)")
         cluster = await asyncio.to_thread(launch_cluster, workdir / "redis")
         url = cluster.url
-    nodes = [Node(i, url, workdir, options.lease) for i in range(NODES)]
+    node_urls = [cluster.node_url(i) if isinstance(cluster, ProxiedCluster) else url for i in ids]
+    nodes = [Node(i, node_urls[i], workdir, options.lease) for i in range(NODES)]
     client = connect(url, socket_timeout=2, socket_connect_timeout=2)
     try:
         shown.now("starting three nodes")
@@ -455,4 +489,6 @@ async def soak(options: Options, workdir: Path, shown: progress.Bar) -> dict[str
         for node in nodes:
             node.stop()
         if cluster is not None:
-            cluster.stop()
+            await asyncio.to_thread(cluster.stop)
+        if isinstance(cluster, ProxiedCluster):
+            await cluster.close_links()

@@ -1,5 +1,5 @@
 """Issue 23, item 3: partitions and slow links on a Redis Cluster, made by TCP proxies
-the test controls (tests/support/netsplit.py), each checked over the recorded history
+the test controls (clients/soak/netsplit.py), each checked over the recorded history
 (clients/soak/history.py: every acknowledged command in the log exactly once, no view
 ahead of the log, one node per fence epoch, every room finished once the faults stop).
 
@@ -37,8 +37,8 @@ import pytest
 from clients.bots.play import play_seat
 from clients.sdk import create_room
 from clients.soak.history import RoomHistory, Seen, check, epochs, raw_log
+from clients.soak.netsplit import Link, ProxiedCluster, source_address
 from tests.cluster.support import RecordingClient
-from tests.support.netsplit import Link, ProxiedCluster, source_address
 from tests.support.redis_cluster import binaries
 from tests.support.server import ServerProcess
 

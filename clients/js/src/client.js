@@ -91,6 +91,9 @@ import { Session } from "./session.js";
  * @property {string | null} [seatToken] a seat token kept from before: rejoin that seat
  * @property {string | null} [session] v2: the player's session token (http.js createGuest, signIn)
  * @property {string | null} [invite] v2: a private room's invite code
+ * @property {string | null} [newSeatToken] v2: the own token the free seat this player takes
+ *   gets, sent in every hello until the welcome (drawn at random unless given: give the same
+ *   one to a new Client that tries the same join again)
  * @property {1 | 2} [version] the newest protocol version to offer (2)
  * @property {"msgpack" | "json"} [encoding] the wire encoding (msgpack by default)
  * @property {boolean} [reconnect] reconnect when the connection drops (true by default)
@@ -185,6 +188,7 @@ export class Client {
       seatToken: options.seatToken ?? null,
       session: options.session ?? null,
       invite: options.invite ?? null,
+      newSeatToken: options.newSeatToken ?? null,
     });
     this.version = options.version ?? 2;
     if (this.version !== 1 && this.version !== 2) throw new TypeError(`version must be 1 or 2, got ${this.version}`);

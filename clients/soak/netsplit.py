@@ -17,7 +17,7 @@ test can, at any time:
   retransmission: what a lossy link does to a TCP stream);
 - **reset** every open connection (:meth:`Link.reset`): dropped connections.
 
-:class:`ProxiedCluster` is a Redis Cluster (tests/support/redis_cluster.py) whose
+:class:`ProxiedCluster` is a Redis Cluster (:mod:`clients.soak.redis_cluster`) whose
 members talk to each other only through Links: each member announces a Link to its
 client port and one to its cluster bus port (``cluster-announce-port``,
 ``cluster-announce-bus-port``) and binds its outgoing connections to an address of
@@ -27,7 +27,9 @@ partition. :meth:`ProxiedCluster.node_url` gives a ``rollhouse serve`` node a st
 URL whose every connection goes through Links of that node's own (seeds and
 ``remap``, server/store/redis_conn.py), to cut or slow one node's link to Redis.
 
-Every wait here is bounded; nothing touches port 6379.
+``rollhouse soak`` cuts and slows its nodes' links to Redis and isolates masters with
+it (:mod:`clients.soak.faults`); the partition tests (tests/cluster/test_partitions.py)
+too. Every wait here is bounded; nothing touches port 6379.
 """
 
 from __future__ import annotations
@@ -39,8 +41,8 @@ import time
 from collections.abc import Iterable
 from pathlib import Path
 
+from clients.bench.proc import free_port
 from clients.soak.redis_cluster import MASTERS, RedisCluster, cluster_port
-from tests.support.redis_server import free_port
 
 EVERYONE = "*"
 CHUNK = 65536
@@ -126,7 +128,7 @@ class Link:
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         task = asyncio.current_task()
         assert task is not None
-        self._tasks.add(task)  # type: ignore[arg-type]
+        self._tasks.add(task)
         conn = _Conn(str(writer.get_extra_info("peername")[0]))
         conn.writers.append(writer)
         self._conns.add(conn)
@@ -147,7 +149,7 @@ class Link:
             for w in conn.writers:
                 w.transport.abort()
             self._conns.discard(conn)
-            self._tasks.discard(task)  # type: ignore[arg-type]
+            self._tasks.discard(task)
 
     async def _pump(
         self, conn: _Conn, src: asyncio.StreamReader, dst: asyncio.StreamWriter
