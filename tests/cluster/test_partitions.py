@@ -82,14 +82,16 @@ class Setup:
 @pytest.fixture
 async def setup(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator[Setup]:
     """The proxied cluster, three nodes on it (acknowledging once ``wait`` replicas
-    hold a write: 1, or the test's indirect parameter), a proxy in front of each."""
+    hold a write: 1, or ``wait=N`` as the test's indirect parameter; ``module=M`` runs
+    a broken build instead: a negative control), a proxy in front of each."""
     binaries()  # skip (or fail under CI) before anything starts
-    wait = getattr(request, "param", "1")
+    param = dict(part.split("=", 1) for part in getattr(request, "param", "").split(",") if part)
+    wait, module = param.get("wait", "1"), param.get("module", "clients.cli")
     names = [f"n{i}" for i in range(NODES)]
     cluster = await ProxiedCluster(tmp_path / "redis").launch(names)
     servers = [
         ServerProcess(cluster.node_url(name, f"wait={wait}"), tmp_path,
-                      args=("--node-id", name, "--lease", str(LEASE)))
+                      args=("--node-id", name, "--lease", str(LEASE)), module=module)
         for name in names
     ]  # fmt: skip
     fronts: list[Link] = []
@@ -208,21 +210,48 @@ async def _moved(setup: Setup, room: str, away_from: str, timeout: float) -> flo
     return None
 
 
+MOVED_ON = 6 * LEASE
+"""Seconds within which a player that was on a node cut from Redis acks again elsewhere."""
+
+
+def _playing(game: Game) -> list[tuple[Any, asyncio.Task[Any]]]:
+    """The players whose game is not over yet, with their play's task."""
+    players = [p for h in game.histories for p in h.players]
+    return [(p, task) for p, task in zip(players, game.tasks, strict=True) if not task.done()]
+
+
+async def _moved_on(
+    playing: list[tuple[Any, asyncio.Task[Any]]], front: str, cut: float
+) -> tuple[int, int]:
+    """Once :data:`MOVED_ON` has passed since ``cut``: (the ``playing`` players whose last
+    ack before the cut came through ``front``, those of them that acked through another
+    node since, or whose game ended)."""
+    await asyncio.sleep(max(0.0, cut + MOVED_ON - time.monotonic()))
+    there = [(p, task) for p, task in playing
+             if [url for url, t in p.via if t < cut][-1:] == [front]]  # fmt: skip
+    moved = [p for p, task in there
+             if task.done() or any(url != front and cut < t < cut + MOVED_ON for url, t in p.via)]  # fmt: skip
+    return len(there), len(moved)
+
+
 async def test_a_node_cut_from_redis_stops_acknowledging_and_its_room_moves(
     setup: Setup,
 ) -> None:
     """The owner of the first room loses Redis (every proxy of its own held) while its
     players' connections stay up: it acknowledges nothing more from one lease after the
     cut, its room is taken by another node, and its players (and those it relayed to
-    other rooms) go elsewhere: every room finishes while it is still cut off."""
+    other rooms) go elsewhere, acking again within a few leases: every room finishes
+    while it is still cut off."""
 
     async def fault(setup: Setup, game: Game) -> str:
         owner = game.owners[0]
         front = f"ws://127.0.0.1:{setup.fronts[int(owner[1:])].port}/ws"
+        playing = _playing(game)
         cut = time.monotonic()
         for link in setup.cluster.links_of(owner):
             link.partition()
         moved = await _moved(setup, game.histories[0].room, owner, 20)
+        there, moved_on = await _moved_on(playing, front, cut)
         _, stuck = await asyncio.wait(game.tasks, timeout=CUT_GAMES_TIMEOUT)
         healed = time.monotonic()
         for link in setup.cluster.links_of(owner):
@@ -236,6 +265,7 @@ async def test_a_node_cut_from_redis_stops_acknowledging_and_its_room_moves(
         ]  # type: ignore[attr-defined]
         assert moved is not None, "the room did not move"
         assert late == [], f"acks from {owner} after one lease without Redis: {late}"
+        assert there and moved_on == there, f"{there - moved_on} of {there} players stayed"
         assert not stuck, f"{len(stuck)} seats did not finish while {owner} was cut off"
         return (f"{owner} cut from Redis: room moved {moved:.1f} s after the cut (its seats' "
                 f"first acks after the cut: {firsts} s), every game over "
@@ -244,6 +274,31 @@ async def test_a_node_cut_from_redis_stops_acknowledging_and_its_room_moves(
     problems, counts = await _run(setup, fault)
     assert problems == [], problems
     assert counts["acked"] > 0 and counts["seen_records_checked"] > 0
+
+
+@pytest.mark.parametrize("setup", ["module=tests.support.holding_node"], indirect=True)
+async def test_negative_control_a_node_cut_from_redis_that_keeps_its_players(
+    setup: Setup,
+) -> None:
+    """Negative control: the same cut on nodes that never let their clients go
+    (tests/support/holding_node.py). Its players stay on it, waiting: none of them acks
+    again elsewhere within the time the test above holds every one of them to."""
+    game = await _start(setup)
+    first = game.histories[0].players[0]
+    await first.wait_for(lambda _: first.seq >= 12, timeout=60)
+    owner = game.owners[0]
+    front = f"ws://127.0.0.1:{setup.fronts[int(owner[1:])].port}/ws"
+    playing = _playing(game)
+    cut = time.monotonic()
+    for link in setup.cluster.links_of(owner):
+        link.partition()
+    there, moved_on = await _moved_on(playing, front, cut)
+    for link in setup.cluster.links_of(owner):
+        link.heal()
+    problems, counts, _, _ = await _finish(setup, game, 20.0)
+    print(f"negative control: {moved_on} of {there} players of {owner} acked elsewhere "
+          f"within {MOVED_ON:g} s of the cut; then healed: {problems[:3]}, {counts}")  # fmt: skip
+    assert there > 0 and moved_on < there, "the players moved on without the node letting go"
 
 
 async def test_a_node_cut_from_its_players_keeps_its_rooms_through_relays(
@@ -310,7 +365,7 @@ async def test_a_master_in_a_minority_partition_loses_nothing_acknowledged(
     assert counts["acked"] > 0 and counts["seen_records_checked"] > 0
 
 
-@pytest.mark.parametrize("setup", ["0"], indirect=True)
+@pytest.mark.parametrize("setup", ["wait=0"], indirect=True)
 async def test_negative_control_minority_partition_without_wait(setup: Setup) -> None:
     """Negative control: the same partition on nodes that acknowledge before a replica
     holds the append (``wait=0``). The checker must find acknowledged commands
