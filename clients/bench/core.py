@@ -48,7 +48,8 @@ from server.room.io import (
     TimerFired,
     WriteDone,
 )
-from server.room.model.records import created_record, rebuild, to_plain
+from server.room.model.fold import rebuild
+from server.room.model.records import created_record, to_plain
 
 SEATS = {"rollie": 6}
 SPECTATOR = 1000

@@ -33,7 +33,8 @@ from clients.bench.proc import start_server, stop_process, store_url
 from clients.bench.report import percentile
 from engine.core import get_game
 from server.cluster.index import Index
-from server.room.model.records import created_record, start, to_plain
+from server.room.model.fold import start
+from server.room.model.records import created_record, to_plain
 from server.room.views import room_summary
 from server.store.url import is_redis, open_store, redis_parts
 

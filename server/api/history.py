@@ -24,7 +24,8 @@ from server.api.tables import guarded, visitor_of
 from server.errors import RoomRefusal
 from server.room import history
 from server.room.access import may_see
-from server.room.model.records import from_plain, rebuild
+from server.room.model.fold import rebuild
+from server.room.model.records import from_plain
 from server.room.views import public_summary, room_summary
 from server.services import Services
 from server.store import StoreError

@@ -11,7 +11,7 @@ Pure (no clock, no I/O; tests/test_boundaries.py checks):
 - :mod:`server.room.state`     what the parts share, and the write in flight
 - :mod:`server.room.fanout`    messages become frames, per viewer and codec
 - :mod:`server.room.views`     every viewer's view and the patches that move them
-- :mod:`server.room.model`     the log's records and their fold, durable answers, snapshots
+- :mod:`server.room.model`     records, the model they fold into, durable answers, snapshots
 - :mod:`server.room.rebuild`   a core rebuilt from its log
 - :mod:`server.room.history`   the log made public (history, view at a seq, verify, export)
 - :mod:`server.room.ownership` who may write a room's log (the fence a claim returns)

@@ -29,7 +29,8 @@ from typing import Any
 
 import attrs
 
-from server.room.model.records import RoomModel, token_hash
+from server.room.model.digests import token_hash
+from server.room.model.room import RoomModel
 
 VISIBILITIES = ("public", "unlisted", "private")
 

@@ -22,7 +22,10 @@ from protocol import errors as codes
 from protocol.messages import Ack, Reject
 from server.room.io import CommandIn, Count, PeerId
 from server.room.model.answers import Answer
-from server.room.model.records import RoomModel, body_digest, evolve, played_records
+from server.room.model.digests import body_digest
+from server.room.model.fold import evolve
+from server.room.model.records import played_records
+from server.room.model.room import RoomModel
 from server.room.state import RoomState
 from server.room.then import Accepted, CommandsAcked, ReplySaved
 

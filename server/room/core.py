@@ -81,15 +81,9 @@ from server.room.io import (
     WriteFailed,
 )
 from server.room.model.answers import Answers
-from server.room.model.records import (
-    Record,
-    Rematched,
-    RoomModel,
-    evolve,
-    game_events,
-    seated_record,
-    to_plain,
-)
+from server.room.model.fold import evolve, game_events
+from server.room.model.records import Record, Rematched, seated_record, to_plain
+from server.room.model.room import RoomModel
 from server.room.model.snapshots import snapshot_of
 from server.room.state import CoreSettings, PeerInfo, Pending, RoomState
 from server.room.table import Table

@@ -24,7 +24,7 @@ from protocol.codec import MSGPACK, OpPieces, codec_for
 from protocol.messages import Patch, ServerMessage, Snapshot, Welcome
 from protocol.patch import Op
 from server.room.io import PeerId, Send
-from server.room.model.records import RoomModel
+from server.room.model.room import RoomModel
 from server.room.views import Viewer, Views
 
 Frame = bytes | str

@@ -22,18 +22,9 @@ from typing import Any
 from engine.core import get_game
 from engine.fairness import Step, Verdict, verify
 from protocol.patch import diff
-from server.room.model.records import (
-    Created,
-    Played,
-    Record,
-    RoomAct,
-    RoomModel,
-    Seated,
-    evolve,
-    from_plain,
-    start,
-    to_plain,
-)
+from server.room.model.fold import evolve, start
+from server.room.model.records import Created, Played, Record, RoomAct, Seated, from_plain, to_plain
+from server.room.model.room import RoomModel
 from server.room.views import reference_view
 
 Plain = dict[str, Any]

@@ -10,7 +10,8 @@ from typing import Any
 
 from server.room.core import CoreSettings, RoomCore
 from server.room.model.answers import Answers
-from server.room.model.records import Created, evolve, from_plain, start
+from server.room.model.fold import evolve, start
+from server.room.model.records import Created, from_plain
 from server.room.model.snapshots import BadSnapshot, model_from
 
 log = logging.getLogger("rollhouse.room")

@@ -27,16 +27,16 @@ from server.metrics import Metrics
 from server.room.access import invite_digest
 from server.room.core import CoreSettings, RoomCore
 from server.room.io import Input, Invite, Operate, Rematch, Reserve
+from server.room.model.fold import rebuild
 from server.room.model.records import (
     Record,
     RoomAct,
-    RoomModel,
     created_record,
     from_plain,
-    rebuild,
     seated_record,
     to_plain,
 )
+from server.room.model.room import RoomModel
 from server.room.ownership import Fencer, RoomElsewhere, StoreFencer
 from server.room.rebuild import Rebuilder
 from server.room.settings import PEOPLE_SETTINGS, room_settings

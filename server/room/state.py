@@ -15,7 +15,8 @@ import attrs
 from protocol.messages import ServerMessage
 from server.room.io import Append, Output, PeerId, SaveReply, Send
 from server.room.model.answers import Answer, Answers, reply_to_plain
-from server.room.model.records import Record, RoomModel
+from server.room.model.records import Record
+from server.room.model.room import RoomModel
 from server.room.then import Then
 from server.room.views import Views
 

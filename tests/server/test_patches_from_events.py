@@ -21,7 +21,9 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from protocol.patch import apply, same
-from server.room.model.records import Played, RoomModel, evolve, from_plain, rebuild
+from server.room.model.fold import evolve, rebuild
+from server.room.model.records import Played, from_plain
+from server.room.model.room import RoomModel
 from server.room.views import Views, legal_commands, reference_view
 from tests.server.core_harness import Table
 

@@ -1,4 +1,4 @@
-"""A room's log records, the room model they build, and the pure fold between them.
+"""A room's log records: their kinds, their plain form in the store, and how a room makes them.
 
 Every change to a room is one record in its append-only log (see :mod:`server.store`).
 Records are frozen values; on the wire of the store they are plain maps with a kind
@@ -45,23 +45,28 @@ before players existed): ``visibility`` (``public``, ``unlisted``, ``private``),
 players'), ``fill_bots_after`` (seconds after the first seat is taken when the free
 seats get bots), ``host_grace`` (seconds the host may be gone before the role passes).
 
-:func:`evolve` applies one record to a :class:`RoomModel` and returns a new model; the
-live room and the rebuild after a restart use the same function, so they cannot
-disagree. Time (``at``) is stamped by the shell; this module reads no clock.
+A seat token and a command's body are kept as digests (:mod:`~.digests`). The records
+fold into a :class:`~server.room.model.room.RoomModel` in :mod:`~.fold`.
+
+:class:`RoomModel` and :class:`ChatLine` (of :mod:`~.room`) are re-exported here for
+:mod:`server.room.views` alone, which still imports them from this module: it was being
+changed by other work when the model moved out, so its import moves with its next
+change, and the re-export then goes. Everything else imports them from :mod:`~.room`.
 """
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 import attrs
 
-from engine.core import Game, get_game
+from engine.core import Game
 from engine.data import to_data
 from engine.fairness import commitment
-from engine.frozen import replace
+from server.room.model.digests import token_hash
+from server.room.model.room import ChatLine as ChatLine
+from server.room.model.room import RoomModel as RoomModel
 
 Plain = dict[str, Any]
 
@@ -130,7 +135,7 @@ class Played:
     seat: int | None = None
     cmd: str | None = None
     body: str | None = None
-    """Digest of the command's body (:func:`body_digest`), to refuse a reused id."""
+    """Digest of the command's body (:func:`~.digests.body_digest`), to refuse a reused id."""
     by: str | None = None
     """``timeout``, ``bot`` or ``takeover`` when the player did not make the move."""
     command: Plain | None = None
@@ -177,6 +182,9 @@ _SEAT_KINDS: dict[str, type[Unseated | Left | Returned | TakenOver | Claimed]] =
     "claimed": Claimed,
 }
 _KIND_OF: dict[type, str] = {v: k for k, v in _SEAT_KINDS.items()}
+
+
+# -- the plain form (what the store keeps) ------------------------------------------------
 
 
 def to_plain(record: Record) -> Plain:
@@ -245,331 +253,7 @@ def from_plain(data: Mapping[str, Any]) -> Record:
     raise ValueError(f"unknown record kind {kind!r}")
 
 
-def token_hash(token: str) -> str:
-    """What the log keeps of a seat token: its SHA-256, never the token itself."""
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def body_digest(body: Mapping[str, Any]) -> str:
-    """A short digest of a command's body, the same for equal bodies (key order aside)."""
-    text = repr(sorted((str(k), repr(v)) for k, v in body.items()))
-    return hashlib.blake2b(text.encode(), digest_size=8).hexdigest()
-
-
-# -- the model ----------------------------------------------------------------------------
-
-
-@attrs.frozen
-class SeatInfo:
-    """Who holds a seat: a person (with a token hash, a player id, or both) or a hosted bot."""
-
-    name: str | None
-    token: str | None = None
-    bot: str | None = None
-    player: str | None = None
-    hold: float | None = None
-    """Held for ``player`` until this time, and not yet claimed (a quick match)."""
-
-
-@attrs.frozen
-class ChatLine:
-    """One line of table chat (``seq``: its record's)."""
-
-    seq: int
-    channel: str
-    """``players`` (everyone reads it) or ``spectators`` (spectators only)."""
-    text: str
-    at: float
-    name: str | None
-    seat: int | None
-    player: str | None
-
-
-CHAT_KEPT = 200
-"""Chat lines a room's model keeps per channel (the history has every line)."""
-
-
-@attrs.frozen
-class RoomModel:
-    """Everything the log says about a room, rebuilt record by record."""
-
-    room_id: str
-    game: Game[Any]
-    seats: int
-    options: Mapping[str, Any]
-    clock: float
-    created_at: float
-    settings: Mapping[str, Any]
-    state: Any
-    seq: int = 1
-    holders: Mapping[int, SeatInfo] = attrs.field(factory=dict)
-    awaiting_since: Mapping[int, float] = attrs.field(factory=dict)
-    """When each awaited seat's clock started."""
-    away: Mapping[int, float] = attrs.field(factory=dict)
-    """Seats whose player left (rooms with takeover), and since when."""
-    taken_over: frozenset[int] = frozenset()
-    """Seats a bot plays for their absent player."""
-    rematch: str | None = None
-    last_move: tuple[int, str | None] | None = None
-    """The seat that made the last move, and why the room made it (``timeout``...)."""
-    seed: int = attrs.field(default=0, repr=False)
-    """Secret until the game is over (with ``salt``); ``commit`` is public."""
-    salt: str = attrs.field(default="", repr=False)
-    commit: str = ""
-    host: str | None = None
-    """The host's player id (None: a room with no host)."""
-    invite: str | None = attrs.field(default=None, repr=False)
-    """The SHA-256 of the room's invite code (None: none issued, or revoked)."""
-    members: frozenset[str] = frozenset()
-    """Players let in (by the host, or with the invite code) besides the seated."""
-    banned: frozenset[str] = frozenset()
-    """Players the host removed: they may not come back."""
-    banned_tokens: frozenset[str] = attrs.field(default=frozenset(), repr=False)
-    """The seat-token digests of seats the host emptied."""
-    locked: bool = False
-    chat: tuple[ChatLine, ...] = ()
-    """The latest lines of every channel (hidden lines removed)."""
-    closed: str | None = None
-    """Why an operator closed the room (None: open). A closed room takes nobody and
-    time no longer moves it; its log stays readable."""
-
-    @property
-    def visibility(self) -> str:
-        return str(self.settings.get("visibility", "public"))
-
-    @property
-    def watchable(self) -> bool:
-        """Whether spectators may watch (invited ones only in a private room)."""
-        return bool(self.settings.get("watch", True))
-
-    @property
-    def host_grace(self) -> float:
-        return float(self.settings.get("host_grace", 60.0))
-
-    def players(self) -> frozenset[str]:
-        """The player ids holding a seat."""
-        return frozenset(h.player for h in self.holders.values() if h.player is not None)
-
-    def seat_of(self, player: str | None) -> int | None:
-        """The seat ``player`` holds, if any."""
-        if player is None:
-            return None
-        for seat, info in self.holders.items():
-            if info.player == player:
-                return seat
-        return None
-
-    @property
-    def is_over(self) -> bool:
-        return bool(self.game.is_over(self.state))
-
-    @property
-    def started(self) -> bool:
-        """Play (and every clock) starts once every seat is taken (and every seat held
-        for a player is claimed by them)."""
-        return len(self.holders) >= self.seats and all(
-            h.hold is None for h in self.holders.values()
-        )
-
-    @property
-    def live(self) -> bool:
-        return self.started and not self.is_over and self.closed is None
-
-    @property
-    def status(self) -> str:
-        """``waiting`` for players, ``playing``, ``finished``, or ``closed`` (by an operator)."""
-        if self.closed is not None:
-            return "closed"
-        if self.is_over:
-            return "finished"
-        return "playing" if self.started else "waiting"
-
-    @property
-    def takeover_after(self) -> float | None:
-        grace = self.settings.get("takeover_after")
-        return None if grace is None else float(grace)
-
-    def deadlines(self) -> dict[int, float]:
-        """When each awaited seat's clock runs out (unix time); empty without a clock."""
-        if self.clock <= 0 or self.is_over or self.closed is not None:
-            return {}
-        return {seat: since + self.clock for seat, since in self.awaiting_since.items()}
-
-    def free_seats(self) -> list[int]:
-        return [s for s in range(self.seats) if s not in self.holders]
-
-    def humans(self) -> list[int]:
-        """Seats held by people (not hosted bots)."""
-        return [s for s, info in self.holders.items() if info.bot is None]
-
-    def seat_for_token(self, token: str) -> int | None:
-        digest = token_hash(token)
-        for seat, info in self.holders.items():
-            if info.token is not None and info.token == digest:
-                return seat
-        return None
-
-
-def start(room_id: str, created: Created) -> RoomModel:
-    """The model from the ``created`` record (seq 1)."""
-    game = get_game(created.game)
-    host = created.settings.get("host")
-    return RoomModel(
-        host=None if host is None else str(host),
-        room_id=room_id,
-        game=game,
-        seats=created.seats,
-        options=dict(created.options),
-        clock=created.clock,
-        created_at=created.at,
-        settings=dict(created.settings),
-        state=game.create(game.events.trusted(created.setup)),
-        seed=created.seed,
-        salt=created.salt,
-        commit=created.commit,
-    )
-
-
-def evolve(model: RoomModel, seq: int, record: Record) -> RoomModel:
-    """The model after the record at ``seq``."""
-    match record:
-        case Played():
-            game = model.game
-            event = record.value
-            if event is None:  # read from the log: the room's own writing, trusted
-                event = game.events.trusted(record.event)
-            state = game.evolve(model.state, event)
-            if record.seat is None:
-                return replace(model, state=state, seq=seq)
-            live = model.started and not game.is_over(state)
-            since = _clocks(game, state, live, model.awaiting_since, record.at, record.seat)
-            return replace(model, state=state, seq=seq, awaiting_since=since,
-                           last_move=(record.seat, record.by))  # fmt: skip
-        case Seated():
-            info = SeatInfo(record.name, record.token, record.bot, record.player, record.hold)
-            holders = {**model.holders, record.seat: info}
-            return _track_clocks(replace(model, holders=holders, seq=seq), record.at, None)
-        case Unseated():
-            holders = {s: h for s, h in model.holders.items() if s != record.seat}
-            return replace(model, holders=holders, seq=seq)
-        case Claimed():
-            held = model.holders[record.seat]
-            holders = {**model.holders, record.seat: replace(held, hold=None)}
-            return _track_clocks(replace(model, holders=holders, seq=seq), record.at, None)
-        case RoomAct():
-            return _track_clocks(replace(act_on(model, seq, record), seq=seq), record.at, None)
-        case Left():
-            return replace(model, away={**model.away, record.seat: record.at}, seq=seq)
-        case Returned():
-            away = {s: t for s, t in model.away.items() if s != record.seat}
-            taken = model.taken_over - {record.seat}
-            return replace(model, away=away, taken_over=taken, seq=seq)
-        case TakenOver():
-            return replace(model, taken_over=model.taken_over | {record.seat}, seq=seq)
-        case Rematched():
-            return replace(model, rematch=record.room, seq=seq)
-        case Created():
-            raise ValueError(f"a created record at seq {seq}")
-
-
-def game_events(records: Iterable[Record]) -> list[Any] | None:
-    """The engine events among ``records``, in order; None if one of them is known only
-    as plain data (read back from the log, not made by this process)."""
-    out = []
-    for record in records:
-        if type(record) is Played:
-            if record.value is None:
-                return None
-            out.append(record.value)
-    return out
-
-
-def act_on(model: RoomModel, seq: int, record: RoomAct) -> RoomModel:
-    """The model after a person's act at ``seq`` (the log's own record: trusted)."""
-    act = record.act
-    match act.get("type"):
-        case "chat" if act.get("hidden"):  # a line hidden later, read from a redacted log
-            return model
-        case "chat":
-            line = ChatLine(seq, str(act["channel"]), str(act["text"]), record.at,
-                            record.name, record.seat, record.by)  # fmt: skip
-            same = [c for c in model.chat if c.channel == line.channel]
-            drop = {c.seq for c in same[: max(0, len(same) + 1 - CHAT_KEPT)]}
-            chat = (*(c for c in model.chat if c.seq not in drop), line)
-            return replace(model, chat=chat)
-        case "hide":
-            return replace(model, chat=tuple(c for c in model.chat if c.seq != act["seq"]))
-        case "lock":
-            return replace(model, locked=bool(act["on"]))
-        case "close":  # an operator's (server/operator)
-            return replace(model, closed=str(act.get("reason") or "closed"))
-        case "host":
-            player = act.get("player")
-            return replace(model, host=None if player is None else str(player))
-        case "invite":
-            code = act.get("hash")
-            return replace(model, invite=None if code is None else str(code))
-        case "admit":
-            return replace(model, members=model.members | {str(act["player"])})
-        case "remove":
-            removed = _removed(model, act.get("seat"), act.get("player"))
-            return replace(removed, invite=None) if act.get("revoke") else removed
-        case "fill":
-            policy = str(act.get("policy") or "")
-            holders = dict(model.holders)
-            for seat in act["seats"]:
-                holders[int(seat)] = SeatInfo(f"bot {int(seat) + 1}", None, policy)
-            return replace(model, holders=holders)
-    return model  # an act this version does not know changes nothing it keeps
-
-
-def _removed(model: RoomModel, seat: Any, player: Any) -> RoomModel:
-    """The host removed the holder of ``seat``, or the player ``player``: they are banned
-    (their player id and the seat's token) and their seat is free again."""
-    holders = dict(model.holders)
-    banned, tokens = set(model.banned), set(model.banned_tokens)
-    if player is not None:
-        banned.add(str(player))
-        seat = model.seat_of(str(player)) if seat is None else seat
-    if seat is not None and int(seat) in holders:
-        info = holders.pop(int(seat))
-        if info.player is not None:
-            banned.add(info.player)
-        if info.token is not None:
-            tokens.add(info.token)
-    members = model.members - banned
-    return replace(model, holders=holders, banned=frozenset(banned),
-                   banned_tokens=frozenset(tokens), members=members)  # fmt: skip
-
-
-def _track_clocks(model: RoomModel, at: float, acted: int | None) -> RoomModel:
-    """A seat's clock starts when it becomes awaited, and again after it acts."""
-    since = _clocks(model.game, model.state, model.live, model.awaiting_since, at, acted)
-    return model if since is model.awaiting_since else replace(model, awaiting_since=since)
-
-
-def _clocks(
-    game: Game[Any], state: Any, live: bool, before: Mapping[int, float], at: float,
-    acted: int | None,
-) -> Mapping[int, float]:  # fmt: skip
-    """When each awaited seat's clock started: ``before`` itself when nothing changed."""
-    awaiting = game.awaiting(state) if live else frozenset()
-    since = {s: t for s, t in before.items() if s in awaiting and s != acted}
-    for seat in awaiting:
-        since.setdefault(seat, at)
-    return before if since == before else since
-
-
-def rebuild(room_id: str, records: Iterable[tuple[int, Record]]) -> RoomModel:
-    """Fold a room's whole log (``(seq, record)`` pairs, seq 1 first)."""
-    it = iter(records)
-    first_seq, first = next(it)
-    if first_seq != 1 or not isinstance(first, Created):
-        raise ValueError(f"room {room_id}: log does not start with a created record")
-    model = start(room_id, first)
-    for seq, record in it:
-        model = evolve(model, seq, record)
-    return model
+# -- the records a room writes ------------------------------------------------------------
 
 
 def created_record(

@@ -23,7 +23,7 @@ from typing import Any
 import attrs
 
 from engine.data import to_data, trusted_data
-from server.room.model.records import ChatLine, RoomModel, SeatInfo
+from server.room.model.room import ChatLine, RoomModel, SeatInfo
 
 VERSION = 2
 """2: seats held by players, the host, invites, members, bans, the lock and chat."""
