@@ -132,10 +132,11 @@ class SqliteStore(GroupCommitted):
             raise StoreUnavailable(f"cannot open sqlite database {path!r}: {exc}") from exc
         self.batcher: Batcher[Append, int] = Batcher(self._flush, max_batch=max_batch)
         self.people = SqlitePeople(self._call, self._db)
-        self.matches = SqliteMatches(self._call, self._db)
-        self.operator = SqliteOperator(self._call, self._db)
-        """Quick match's queues and claims (server/store/match.py)."""
         """Players and sessions, in the same database (server/store/people_sqlite.py)."""
+        self.matches = SqliteMatches(self._call, self._db)
+        """Quick match's queues and claims (server/store/match.py)."""
+        self.operator = SqliteOperator(self._call, self._db)
+        """The operator console's audit log, bans and node reports (server/store/operator.py)."""
 
     # --- the EventStore interface (event loop side) ---
 
