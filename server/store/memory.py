@@ -39,10 +39,11 @@ class MemoryStore:
         self._summaries: dict[str, bytes] = {}
         self._closed = False
         self.people = MemoryPeople(self._check_open)
-        self.matches = MemoryMatches()
-        self.operator = MemoryOperator()
-        """Quick match's queues and claims (server/store/match.py)."""
         """Players and sessions (server/store/people_memory.py)."""
+        self.matches = MemoryMatches()
+        """Quick match's queues and claims (server/store/match.py)."""
+        self.operator = MemoryOperator()
+        """The operator console's audit log, bans and node reports (server/store/operator.py)."""
 
     async def append(
         self,

@@ -153,10 +153,11 @@ class RedisStore(GroupCommitted):
         self._layout_known = False
         self.batcher: Batcher[Append, int] = Batcher(self._flush, max_batch=max_batch)
         self.people = RedisPeople(self._client, prefix, self._guard, self._check_open)
-        self.matches = RedisMatches(self._client, prefix, self._guard)
-        self.operator = RedisOperator(self._client, prefix, self._guard)
-        """Quick match's queues and claims (server/store/match.py)."""
         """Players and sessions, on the same server (server/store/people_redis.py)."""
+        self.matches = RedisMatches(self._client, prefix, self._guard)
+        """Quick match's queues and claims (server/store/match.py)."""
+        self.operator = RedisOperator(self._client, prefix, self._guard)
+        """The operator console's audit log, bans and node reports (server/store/operator.py)."""
 
     async def layout(self) -> Keys:
         """The store's key names, read once (server/store/redis_keys.py)."""
