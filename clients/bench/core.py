@@ -71,7 +71,7 @@ def _shell(outputs: list[Output], watch: Stopwatch) -> Input | None:
     nxt: Input | None = None
     for out in outputs:
         if isinstance(out, Send):
-            if out.frame is not None:  # as Room._send does
+            if out.frame is not None:  # as the room's Peers.send does
                 pass
             elif type(out.message) is Patch:
                 MSGPACK.encode_patch(out.message, pieces)

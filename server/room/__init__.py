@@ -21,7 +21,10 @@ The asyncio shell:
 
 - :mod:`server.room.handle`    ``RoomHandle`` (how a connection reaches a room) and ``Peer``
 - :mod:`server.room.mailbox`   the room's inputs in arrival order
-- :mod:`server.room.shell`     :class:`~server.room.shell.Room`, the actor around the core
+- :mod:`server.room.shell`     :class:`~server.room.shell.Room`, the actor around the core,
+                               holding its parts:
+- :mod:`server.room.peers`     its connections and the frames held for them (awaits nothing)
+- :mod:`server.room.writes`    its writes to the store, each outcome the core's next input
 - :mod:`server.room.rooms`     the rooms of one node: create, load, list, unload
 
 May import: the base modules of :mod:`server` and :mod:`server.store`.

@@ -100,7 +100,7 @@ class Rooms:
 
     def _append_stalled(self) -> float:
         """Seconds since the oldest unrecovered store-write failure of a live room."""
-        since = [r.write_failing_since for r in self.live.values() if r.write_failing_since]
+        since = [r.writes.failing_since for r in self.live.values() if r.writes.failing_since]
         return time.monotonic() - min(since) if since else 0.0
 
     async def start(self) -> None:

@@ -13,13 +13,14 @@ that only reads the room, a spectator or a seat's resume, while the room is busy
 ahead of what waits unless something of its seat does: the core answers it from what
 is durable, :meth:`RoomCore.reads_only`), otherwise when the task reaches it.
 
-Messages become frames in :class:`server.room.fanout.Encoder` (once per codec), and
-each peer's frames of one input are handed to its connection together before the
-room next waits (the actor never awaits a socket); timers are armed on the loop.
-Time is read here (``clock``, unix seconds) and passed in as ``now``.
-
-When the core asks to settle an unknown outcome the shell fences the room and reads
-its log tail, retrying with capped backoff until the store answers.
+The room holds its parts as attributes: :attr:`Room.peers`
+(:class:`~server.room.peers.Peers`: its connections; each peer's frames of one input
+are handed to its connection together before the room next waits, so the actor never
+awaits a socket) and :attr:`Room.writes` (:class:`~server.room.writes.Writes`: the
+write awaited, with its outcome the core's next input; snapshots and the driven mark).
+Timers are armed on the loop and searching bots think in worker threads; both post
+their result back. Time is read here (``clock``, unix seconds) and passed in as
+``now``.
 """
 
 from __future__ import annotations
@@ -36,12 +37,11 @@ from typing import Any
 
 from engine.core import choose
 from protocol import errors as codes
-from protocol.messages import Hello, Welcome
+from protocol.messages import Hello
 from server.config import Settings
 from server.errors import RoomRefusal
 from server.metrics import Metrics
 from server.room.core import RoomCore
-from server.room.fanout import Encoder, Frame
 from server.room.handle import Peer
 from server.room.io import (
     ActIn,
@@ -73,12 +73,12 @@ from server.room.io import (
     Think,
     TimerFired,
     WriteDone,
-    WriteFailed,
 )
 from server.room.mailbox import Carry, Mailbox, may_go_ahead
-from server.room.model.records import to_plain
+from server.room.peers import Peers
 from server.room.views import room_summary
-from server.store import EventStore, StoreConflict, StoreError, StoreFenced, StoreUnknown
+from server.room.writes import Writes
+from server.store import EventStore
 
 log = logging.getLogger("rollhouse.room")
 
@@ -93,7 +93,7 @@ MAX_BATCH = 64
 
 
 class Room:
-    """A live room: the core, its peers' connections, its mailbox and timers."""
+    """A live room: the core, its peers, its writes, its mailbox and timers."""
 
     def __init__(
         self,
@@ -112,33 +112,23 @@ class Room:
         """Told ``(player, room, time)`` when a player takes a seat here (their games)."""
         self.on_reopen = on_reopen
         """Told the room's summary when a seat of it is free again (quick match)."""
-        self.refence = refence or store.fence
-        self.store = store
         self.settings = settings
         self.metrics = metrics
-        self.fence = fence
         self.clock = clock
-        self.peers: dict[PeerId, Peer] = {}
+        self.peers = Peers()
+        """The room's connections, and the frames held for them until it next waits."""
+        self.writes = Writes(core.model.room_id, store, core.settings, metrics, self.peers,
+                             clock, fence, refence or store.fence)  # fmt: skip
+        """The room's writes to its store, and what they tell of it (fence, failures)."""
         self.mailbox = Mailbox()
         self._parked = False
         """The task waits on an empty mailbox: no input is being handled."""
         self.timers: dict[str, asyncio.TimerHandle] = {}
         self.ops: dict[int, asyncio.Future[Finished]] = {}
-        self.write_failing_since: float | None = None
-        """When (monotonic) a store write of this room failed with none succeeding since
-        (``rollhouse_append_stalled_seconds``)."""
         self.broken = False
-        self.fenced = False
-        """Another node fenced this room off: it must not be served from here."""
-        self.driven: bool | None = None
         self.last_active = time.monotonic()
         self._op_ids = itertools.count(1)
         self._task: asyncio.Task[None] | None = None
-        self._snapshot: asyncio.Task[None] | None = None
-        self._next_snapshot: SaveSnapshot | None = None
-        self._held: dict[PeerId, tuple[Peer, list[Frame]]] = {}
-        """Frames for each peer, held until the room next waits (see :meth:`_do`)."""
-        self._encoder = Encoder()
         self._summary: tuple[tuple[Any, ...], dict[str, Any]] | None = None
         self.thoughts: set[asyncio.Task[None]] = set()
         """Searching bots thinking in worker threads (see :meth:`_think`)."""
@@ -151,6 +141,16 @@ class Room:
     def model(self) -> Any:
         return self.core.model
 
+    @property
+    def fence(self) -> int | None:
+        """The fence this room's writes carry (the cluster reports it)."""
+        return self.writes.fence
+
+    @property
+    def fenced(self) -> bool:
+        """Another node fenced this room off: it must not be served from here."""
+        return self.writes.fenced
+
     # -- lifecycle -------------------------------------------------------------------------
 
     def start(self) -> None:
@@ -161,10 +161,7 @@ class Room:
         for handle in self.timers.values():
             handle.cancel()
         self.timers.clear()
-        if self._snapshot is not None and not self._snapshot.done():
-            with contextlib.suppress(Exception):  # best effort: give it a moment
-                await asyncio.wait_for(asyncio.shield(self._snapshot), 1.0)
-            self._snapshot.cancel()
+        await self.writes.stop_snapshots()
         for thought in list(self.thoughts):
             thought.cancel()
         if self._task is not None:
@@ -199,8 +196,8 @@ class Room:
             log.exception("room %s failed", self.room_id)
             self._broken(codes.UNAVAILABLE, "the room failed; reconnect")
         finally:
-            self._sent()
-        if rest or (self.core.needs_driver != self.driven and not self.broken):
+            self.peers.flush()
+        if rest or (self.core.needs_driver != self.writes.driven and not self.broken):
             self.mailbox.put_first((Carry(tuple(rest)), None))
 
     def _may_begin(self, inp: Input) -> bool:
@@ -238,7 +235,7 @@ class Room:
         """Admit ``peer`` (its welcome, or a fatal error, follows through the mailbox);
         ``player``: the player whose session the hello carried, checked by the caller."""
         pid = next(_peer_ids)
-        self.peers[pid] = peer
+        self.peers.add(pid, peer)
         own = hello.new_seat_token
         fresh = own or secrets.token_urlsafe(18)
         self.post(Join(pid, peer.codec_name, hello.role, hello.name, hello.seat_token,
@@ -296,7 +293,7 @@ class Room:
                 log.exception("room %s failed", self.room_id)
                 self._broken(codes.UNAVAILABLE, "the room failed; reconnect")
             finally:
-                self._sent()
+                self.peers.flush()
             if type(inp) is CommandIn or type(inp) is Commands:  # their answers went out above
                 now = self.clock()
                 for cmd in inp.commands if type(inp) is Commands else (inp,):
@@ -327,10 +324,10 @@ class Room:
         if isinstance(inp, WriteDone | TailRead):  # folding, diffing, queueing patches
             self.metrics.fanout_latency.observe(time.perf_counter() - started)
         if isinstance(inp, Leave):  # the core has let it go: nothing more is sent to it
-            self.peers.pop(inp.peer, None)
+            self.peers.drop(inp.peer)
         for i, out in enumerate(outputs):
             if type(out) is Send:  # most of them: no dispatch
-                self._send(out)
+                self.peers.send(out)
             elif type(out) in _WRITES:
                 return outputs[i:]
             else:
@@ -341,36 +338,25 @@ class Room:
         """Carry out ``outputs``, which begin with a write (or are empty): the write, what
         follows it, then the core's answer to the write's outcome, until no write is left."""
         while outputs:
-            self._sent()  # before a wait: nothing sent may be held up
-            outcome = await self._write(outputs[0])
+            self.peers.flush()  # before a wait: nothing sent may be held up
+            outcome = await self.writes.write(outputs[0])
             for out in outputs[1:]:
                 self._do(out)
             outputs = self._begin(outcome)
-        if self.fenced and not self.broken:
+        if self.writes.fenced and not self.broken:
             self._broken(codes.MOVED, "this room is run by another node now; reconnect")
-        await self._mark_driven()
-
-    def _write(self, out: Output) -> Awaitable[Input]:
-        match out:
-            case Append():
-                return self._append(out)
-            case SaveReply():
-                return self._save_reply(out)
-            case Settle():
-                return self._settle(out.after)
-        raise TypeError(f"{type(out).__name__} is not a write")
+        if not self.broken:
+            await self.writes.mark_driven(self.core.needs_driver)
 
     def _do(self, out: Output) -> None:
         """Carry out ``out``, which is not a write."""
-        if self._held and not isinstance(out, Send | SendFrames | Arm | Disarm | Count):
-            self._sent()  # before a close: nothing sent may be held up
+        if self.peers.holding and not isinstance(out, Send | SendFrames | Arm | Disarm | Count):
+            self.peers.flush()  # before a close: nothing sent may be held up
         match out:
             case Send():
-                self._send(out)
+                self.peers.send(out)
             case SendFrames():
-                peer = self.peers.get(out.peer)
-                if peer is not None:
-                    self._hold(out.peer, peer, self._encoder.kept(out.frames, peer.codec_name))
+                self.peers.send_kept(out)
             case Arm():
                 self._arm(out.key, out.at)
             case Disarm():
@@ -378,9 +364,7 @@ class Room:
                 if handle is not None:
                     handle.cancel()
             case Close():
-                peer = self.peers.pop(out.peer, None)
-                if peer is not None:
-                    peer.close_with(out.code, out.message)
+                self.peers.close(out.peer, out.code, out.message)
             case Finished():
                 future = self.ops.pop(out.op, None)
                 if future is not None and not future.done():
@@ -388,7 +372,7 @@ class Room:
             case Count():
                 self._count(out)
             case SaveSnapshot():
-                self._save_snapshot(out)
+                self.writes.save_snapshot(out)
             case Think():
                 thought = asyncio.create_task(self._think(out), name=f"think-{self.room_id}")
                 self.thoughts.add(thought)
@@ -416,135 +400,7 @@ class Room:
             command = None
         self.post(BotThought(out.seat, out.seq, command, self.clock()))
 
-    # -- frames ----------------------------------------------------------------------------
-
-    def _send(self, out: Send) -> None:
-        """Hold ``out``'s frame for each of its peers (one frame object per codec: a
-        patch for 5,000 spectators is one loop of dictionary lookups, nothing encoded
-        or allocated per peer but its held list)."""
-        frames: dict[str, Frame] = {}
-        welcome = out.message if isinstance(out.message, Welcome) else None
-        peers, held, encoder = self.peers, self._held, self._encoder
-        for pid in out.peers:
-            peer = peers.get(pid)
-            if peer is None:
-                continue
-            if welcome is not None:
-                peer.seat, peer.role = welcome.seat, welcome.role
-            frame = frames.get(peer.codec_name)
-            if frame is None:
-                frame = encoder.frame(out, peer.codec_name, frames)
-            kept = held.get(pid)
-            if kept is None:
-                held[pid] = (peer, [frame])
-            else:
-                kept[1].append(frame)
-
-    def _hold(self, pid: PeerId, peer: Peer, frames: list[Frame]) -> None:
-        """Keep ``frames`` for ``peer`` until the room next waits (:meth:`_sent`)."""
-        held = self._held.get(pid)
-        if held is None:
-            self._held[pid] = (peer, frames)
-        else:
-            held[1].extend(frames)
-
-    def _sent(self) -> None:
-        """Hand each peer the frames held for it (its patch and its ack go out together)."""
-        self._encoder.clear()
-        held, self._held = self._held, {}
-        for peer, frames in held.values():
-            peer.send_frames(frames)
-
-    # -- writes ----------------------------------------------------------------------------
-
-    def _gone(self) -> frozenset[PeerId]:
-        return frozenset(pid for pid, peer in self.peers.items() if peer.gone)
-
-    async def _append(self, out: Append) -> Input:
-        started = time.perf_counter()
-        plain = [to_plain(r) for r in out.records]
-        try:
-            await self.store.append(self.room_id, plain, out.expected, fence=self.fence)
-        except StoreFenced as exc:
-            self.fenced = True
-            self.metrics.fencing_refusals.inc()
-            return WriteFailed(True, str(exc), self.clock(), conflict=True)
-        except StoreConflict as exc:
-            if exc.actual < out.expected:  # the room is reloaded from the log as it is
-                log.error("room %s: its log went back to %d below the %d acknowledged",
-                          self.room_id, exc.actual, out.expected)  # fmt: skip
-            return WriteFailed(True, str(exc), self.clock(), conflict=True)
-        except StoreUnknown as exc:
-            self._write_failed()
-            return WriteFailed(False, str(exc), self.clock())
-        except StoreError as exc:
-            self._write_failed()
-            return WriteFailed(True, str(exc), self.clock())
-        self.metrics.append_latency.observe(time.perf_counter() - started)
-        self.write_failing_since = None
-        return WriteDone(self.clock(), self._gone())
-
-    def _write_failed(self) -> None:
-        if self.write_failing_since is None:
-            self.write_failing_since = time.monotonic()
-
-    async def _save_reply(self, out: SaveReply) -> Input:
-        keep = self.core.settings.replies_per_seat
-        data = dict(out.data)
-        try:
-            await self.store.save_reply(
-                self.room_id, out.seat, out.cmd_id, data, keep, fence=self.fence
-            )
-        except StoreFenced as exc:  # another node owns the room now
-            self.fenced = True
-            self.metrics.fencing_refusals.inc()
-            return WriteFailed(True, str(exc), self.clock(), conflict=True)
-        except StoreError as exc:
-            self._write_failed()
-            return WriteFailed(True, str(exc), self.clock())
-        self.write_failing_since = None
-        return WriteDone(self.clock(), self._gone())
-
-    async def _settle(self, after: int) -> Input:
-        """Fence off older writes, then read the tail; retried until the store answers."""
-        delay = self.core.settings.retry_base
-        while True:
-            try:
-                try:
-                    self.fence = await self.refence(self.room_id)
-                except StoreFenced:  # another node runs the room now: read, answer, then go
-                    self.fenced = True
-                    self.metrics.fencing_refusals.inc()
-                records = await self.store.read(self.room_id, after)
-            except StoreError as exc:
-                self._write_failed()
-                self.metrics.retries.inc(reason="settle")
-                log.warning(
-                    "room %s: cannot settle yet (%s); retrying in %.2f s", self.room_id, exc, delay
-                )
-                await asyncio.sleep(delay)
-                delay = min(self.core.settings.retry_cap, delay * 2)
-                continue
-            self.write_failing_since = None
-            tail = tuple((r.seq, r.data) for r in records)
-            return TailRead(tail, self.clock(), self._gone())
-
-    def _save_snapshot(self, out: SaveSnapshot) -> None:
-        """Write the snapshot in the background (one at a time; the newest waits)."""
-        if self._snapshot is not None and not self._snapshot.done():
-            self._next_snapshot = out
-            return
-        self._snapshot = asyncio.get_running_loop().create_task(self._write_snapshot(out))
-
-    async def _write_snapshot(self, out: SaveSnapshot | None) -> None:
-        while out is not None:
-            try:
-                await self.store.save_snapshot(self.room_id, out.seq, dict(out.data))
-                self.metrics.snapshots.inc(outcome="saved")
-            except StoreError as exc:  # only the next load is longer
-                self.metrics.snapshots.inc(outcome="failed")
-                log.warning("room %s: snapshot at %d not saved: %s", self.room_id, out.seq, exc)
-            out, self._next_snapshot = self._next_snapshot, None
+    # -- timers and counts -----------------------------------------------------------------
 
     def _arm(self, key: str, at: float) -> None:
         old = self.timers.pop(key, None)
@@ -567,13 +423,12 @@ class Room:
         }[out.metric]
         counter.inc(out.amount, **({"reason": "write"} if out.metric == "retries" else labels))
 
+    # -- closing ---------------------------------------------------------------------------
+
     def close_peers(self, pids: Iterable[PeerId] | None, code: str, message: str) -> None:
         """Close these peers' connections (None: every peer's) with ``code``; each leaves
         the room as its socket closes, and the room goes on."""
-        for pid in list(self.peers) if pids is None else pids:
-            peer = self.peers.get(pid)
-            if peer is not None:
-                peer.close_with(code, message)
+        self.peers.close_some(pids, code, message)
 
     def close_all(self, code: str, message: str) -> None:
         """Stop serving from memory: close every peer with ``code`` (e.g. room/moved)."""
@@ -581,27 +436,13 @@ class Room:
             self._broken(code, message)
 
     def _broken(self, code: str, message: str) -> None:
-        if self.fenced:  # not a failure the client should see: the room goes on elsewhere
+        if self.writes.fenced:  # not a failure the client should see: the room goes on elsewhere
             code, message = codes.MOVED, "this room is run by another node now; reconnect"
         self.broken = True
-        for peer in list(self.peers.values()):
-            peer.close_with(code, message)
-        self.peers.clear()
+        self.peers.close_all(code, message)
         for handle in self.timers.values():
             handle.cancel()
         self.timers.clear()
         for future in self.ops.values():
             if not future.done():
                 future.set_result(Finished(0, code, message))
-
-    async def _mark_driven(self) -> None:
-        """Keep the store's set of time-driven rooms current (best effort, retried)."""
-        driven = self.core.needs_driver
-        if driven == self.driven or self.broken:
-            return
-        try:
-            await self.store.set_driven(self.room_id, driven)
-        except StoreError as exc:
-            log.warning("room %s: cannot mark driven=%s: %s", self.room_id, driven, exc)
-            return
-        self.driven = driven

@@ -121,7 +121,8 @@ async def busy_room() -> tuple[Room, GatedStore, dict[int, Peer], dict[int, str]
     await store.append(ROOM, [data for _, data in table.log], 0)
     room = Room(table.core, store, Settings(store_url="memory://"), Metrics())
     peers = {pid: Peer() for pid in (ANN, BOB)}
-    room.peers.update(peers)
+    for pid, peer in peers.items():
+        room.peers.add(pid, peer)
     room.start()
     await room.settled()
     store.close_gate()
