@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import random
 import secrets
@@ -91,6 +92,8 @@ class Soak:
         """Seconds from the start to the end of each phase (faults, settle, stop, check)."""
         self.errors: list[str] = []
         self.created = 0
+        self.workdir: Path | None = None
+        """Where ``verdict.json`` goes (the soak's folder)."""
 
     # -- games -------------------------------------------------------------------------
 
@@ -164,6 +167,9 @@ class Soak:
             await asyncio.gather(*tasks, return_exceptions=True)
             game.history.finals = [t.result() for t in tasks if not t.cancelled()
                                    and t.exception() is None]  # fmt: skip
+            self.errors += [f"{room}: {p.name} gave up: {t.exception()!r}"
+                            for p, t in zip(players, tasks, strict=False)
+                            if t.done() and not t.cancelled() and t.exception() is not None]  # fmt: skip
             game.track.over = len(game.history.finals) == SEATS
             await _close(players)
 
@@ -342,9 +348,24 @@ async def run_soak(soak: Soak, shown: progress.Bar) -> dict[str, Any]:
     finally:
         sync.close()
     soak.timings["checked"] = time.monotonic() - began
+    _keep(soak, problems)
     return summary(soak, problems, counts, ended - began, ended,
                    {"start": memory_start, "end": memory_end},
                    {"start": load_start, "end": load_end})  # fmt: skip
+
+
+def _keep(soak: Soak, problems: list[str]) -> None:
+    """Every problem, error and fault (with its wall-clock time, to read beside the nodes'
+    logs) in ``verdict.json`` of the soak's folder: the printout keeps the first 20."""
+    if soak.workdir is None:
+        return
+    shift = time.time() - time.monotonic()
+    faults = [{"kind": f.kind, "target": f.target, "began": round(f.began + shift, 3),
+               "rooms": sorted(f.tails), "promoted": f.promoted, "whole": f.whole}
+              for f in soak.faults]  # fmt: skip
+    verdict = {"problems": problems, "errors": soak.errors, "faults": faults}
+    with contextlib.suppress(OSError):
+        (soak.workdir / "verdict.json").write_text(json.dumps(verdict, indent=1))
 
 
 async def _close(players: Sequence[RecordingClient]) -> None:
@@ -483,7 +504,9 @@ async def soak(options: Options, workdir: Path, shown: progress.Bar) -> dict[str
         assert isinstance(client, AsyncCluster)
         await client.initialize()
         shown.advance(START_SECONDS)
-        return await run_soak(Soak(options, url, nodes, cluster, client), shown)
+        run = Soak(options, url, nodes, cluster, client)
+        run.workdir = workdir
+        return await run_soak(run, shown)
     finally:
         await client.aclose()
         for node in nodes:

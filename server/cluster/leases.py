@@ -262,15 +262,43 @@ class Leases:
             raise StoreUnavailable(f"redis unavailable: {exc}") from exc
 
     async def refence(self, room: str) -> int:
-        """A new epoch for a room we hold; StoreFenced when the lease is not ours."""
+        """A new epoch for a room we hold; StoreFenced when the lease is not ours.
+
+        Either way, on a cluster, whatever this node wrote to the room's master before
+        (an append whose outcome it does not know) is on a replica once this returns:
+        the refence WAITs, and a fenced one first writes a marker to the room's slot
+        and WAITs (:meth:`_barrier`). The room then settles from the log and answers
+        what it finds there: without the barrier a lapsed lease (nobody's, so no
+        claim's WAIT either) let it acknowledge records only the master held, which a
+        failover could lose. Too few replicas in time: StoreUnavailable (try again)."""
         keys = [self.key(room, "lease"), self.key(room, "fence"), self.key(room, "holder"),
                 self.key(room, "epochs")]  # fmt: skip
         try:
             return int(await self._replicated(self._refence, keys, [self.node]))
         except ResponseError as exc:
-            if "NOTOWNER" in str(exc):
-                raise StoreFenced(room, 0, 0) from exc
-            raise StoreUnavailable(f"redis: {exc}") from exc
+            if "NOTOWNER" not in str(exc):
+                raise StoreUnavailable(f"redis: {exc}") from exc
+            await self._barrier(room)
+            raise StoreFenced(room, 0, 0) from exc
+        except REDIS_ERRORS as exc:
+            raise StoreUnavailable(f"redis unavailable: {exc}") from exc
+
+    async def _barrier(self, room: str) -> None:
+        """On a cluster: a write to the room's slot, then WAIT, so every earlier write
+        to its master is on a replica (replication is one stream per master: WAIT on a
+        later write covers the earlier ones). StoreUnavailable when it is not."""
+        if self.replicas == 0 or not isinstance(self.writer, RedisCluster):
+            return
+        writer, key = self.writer, self.key(room, "synced")
+        try:
+            await ready(writer)
+            pipe = writer.pipeline(transaction=False)
+            pipe.set(key, self.node, px=self.px)
+            add_wait(pipe, writer, key, self.replicas, self.wait_timeout)
+            done, waited = await pipe.execute(raise_on_error=False, allow_redirections=False)
+            if isinstance(done, BaseException):  # not written: the WAIT counted nothing
+                raise done
+            check_wait(waited, self.replicas)
         except REDIS_ERRORS as exc:
             raise StoreUnavailable(f"redis unavailable: {exc}") from exc
 

@@ -34,8 +34,8 @@ from clients.bots.play import play_seat
 from clients.sdk import create_room
 from clients.soak.history import RoomHistory, Seen, check, epochs, raw_log
 from server.cluster.leases import Leases
-from server.store import StoreFenced, open_store
-from server.store.redis_conn import connect
+from server.store import StoreFenced, StoreUnavailable, open_store
+from server.store.redis_conn import connect, single_shot
 from tests.cluster.support import player
 from tests.support.redis_cluster import RedisCluster, launch_cluster
 from tests.support.server import ServerProcess
@@ -234,4 +234,28 @@ async def test_leases_and_fences_on_the_cluster(
         assert b.backwards == 1
     finally:
         await store.close()
+        await client.aclose()
+
+
+async def test_a_fenced_refence_still_waits_for_a_replica(
+    redis_cluster: RedisCluster, redis_cluster_url: str
+) -> None:
+    """A room settling an append of unknown outcome refences first; when the lease has
+    lapsed (nobody's: no claim WAITed since), the refence is refused, and the room would
+    answer from the log what only the master may hold. So a refused refence first
+    writes a marker to the room's slot and WAITs: asked for two replicas of masters
+    that have one, it is StoreUnavailable (settle again later), not StoreFenced; with
+    one, StoreFenced. (Before, both were StoreFenced at once: found by the 30-minute
+    soak, which lost acknowledged commands.)"""
+    client = connect(redis_cluster_url)
+    try:
+        writer = single_shot(redis_cluster_url, client, 1.0)
+        strict = Leases(client, "rollhouse", "a", 0.2, replicas=2, wait_timeout=0.1, writer=writer)
+        fair = Leases(client, "rollhouse", "a", 0.2, replicas=1, wait_timeout=1.0, writer=writer)
+        with pytest.raises(StoreUnavailable):
+            await strict.refence("r-lapsed")
+        with pytest.raises(StoreFenced):
+            await fair.refence("r-lapsed")
+        assert await client.get("rollhouse:room:{r-lapsed}:synced") == b"a"
+    finally:
         await client.aclose()
