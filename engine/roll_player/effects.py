@@ -14,7 +14,7 @@ import attrs
 
 from engine.roll_player import errors as E
 from engine.roll_player.content import DIRECTIONS, Effect
-from engine.roll_player.model import (
+from engine.roll_player.events import (
     Adjusted,
     AlignmentMoved,
     CharismaTaken,
@@ -23,8 +23,10 @@ from engine.roll_player.model import (
     GoldGained,
     Rerolled,
     Salvaged,
-    State,
     Swapped,
+)
+from engine.roll_player.model import (
+    State,
     moved,
 )
 

@@ -13,16 +13,18 @@ from typing import Any
 
 from engine.core import rng_for
 from engine.roll_player.content import CATALOG, COLOURS, GOLD
-from engine.roll_player.evolve import evolve
-from engine.roll_player.model import (
+from engine.roll_player.events import (
     CardsDealt,
     ClassDiceDrawn,
     CleanedUp,
     DiceArranged,
     DiceRolled,
-    Die,
     GameEnded,
     StartingDiceDrawn,
+)
+from engine.roll_player.evolve import evolve
+from engine.roll_player.model import (
+    Die,
     State,
     order_from,
 )

@@ -9,12 +9,16 @@ from engine.core import Game, Policy, Result, clockwise_from
 from engine.memo import FRESH, Memo
 from engine.roll_player import legal, setup
 from engine.roll_player import view as _views
-from engine.roll_player.decide import decide
-from engine.roll_player.evolve import create, evolve
-from engine.roll_player.model import (
+from engine.roll_player.commands import (
     COMMANDS,
+)
+from engine.roll_player.decide import decide
+from engine.roll_player.events import (
     EVENTS,
     SetUp,
+)
+from engine.roll_player.evolve import create, evolve
+from engine.roll_player.model import (
     State,
 )
 from engine.roll_player.scoring import result

@@ -12,11 +12,7 @@ from typing import Any
 
 from engine.core import rng_for
 from engine.frozen import replace
-from engine.roll_player.content import CATALOG
-from engine.roll_player.effects import ROW_EFFECTS, targets
-from engine.roll_player.errors import RollPlayerRejection
-from engine.roll_player.market import max_buys, payment
-from engine.roll_player.model import (
+from engine.roll_player.commands import (
     Act,
     Arrange,
     Buy,
@@ -30,8 +26,14 @@ from engine.roll_player.model import (
     PlaceStart,
     Refresh,
     SkipAction,
-    State,
     UseSkill,
+)
+from engine.roll_player.content import CATALOG
+from engine.roll_player.effects import ROW_EFFECTS, targets
+from engine.roll_player.errors import RollPlayerRejection
+from engine.roll_player.market import max_buys, payment
+from engine.roll_player.model import (
+    State,
     moved,
 )
 from engine.roll_player.rounds import SETUP_PHASES, skill_effect

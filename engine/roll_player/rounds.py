@@ -8,27 +8,31 @@ from __future__ import annotations
 import itertools
 
 from engine.roll_player import errors as E
-from engine.roll_player.content import CATALOG, GOLD, Effect
-from engine.roll_player.effects import ROW_EFFECTS, Target, effect_events, unused
-from engine.roll_player.flow import Emitter
-from engine.roll_player.model import (
+from engine.roll_player.commands import (
     Act,
-    ActionDone,
     Arrange,
-    DiceArranged,
     Draft,
-    Drafted,
     DropWeapon,
     Keep,
-    Kept,
     Refresh,
+    SkipAction,
+    UseSkill,
+)
+from engine.roll_player.content import CATALOG, GOLD, Effect
+from engine.roll_player.effects import ROW_EFFECTS, Target, effect_events, unused
+from engine.roll_player.events import (
+    ActionDone,
+    DiceArranged,
+    Drafted,
+    Kept,
     Refreshed,
     Rerolled,
     SkillUsed,
-    SkipAction,
-    State,
-    UseSkill,
     WeaponDropped,
+)
+from engine.roll_player.flow import Emitter
+from engine.roll_player.model import (
+    State,
     gold_per_die,
     moved,
 )

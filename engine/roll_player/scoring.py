@@ -6,7 +6,10 @@ from typing import Any
 
 from engine.core import Result
 from engine.roll_player.content import ATTRS, CATALOG, Score
-from engine.roll_player.model import Player, State
+from engine.roll_player.model import (
+    Player,
+    State,
+)
 
 
 def attribute_scores(p: Player) -> tuple[int, ...]:

@@ -10,8 +10,7 @@ from typing import Any
 
 from engine.core import Touch, touch
 from engine.memo import FRESH, Memo
-from engine.roll_player.legal import awaiting
-from engine.roll_player.model import (
+from engine.roll_player.events import (
     ActionDone,
     Adjusted,
     AlignmentMoved,
@@ -24,7 +23,6 @@ from engine.roll_player.model import (
     CreditGained,
     DiceArranged,
     DiceRolled,
-    Die,
     Drafted,
     Flipped,
     GameEnded,
@@ -32,7 +30,6 @@ from engine.roll_player.model import (
     Kept,
     MarketDiscarded,
     MarketTurnEnded,
-    Player,
     Refreshed,
     Rerolled,
     Salvaged,
@@ -40,9 +37,14 @@ from engine.roll_player.model import (
     SkillUsed,
     StartingDiceDrawn,
     StartingDicePlaced,
-    State,
     Swapped,
     WeaponDropped,
+)
+from engine.roll_player.legal import awaiting
+from engine.roll_player.model import (
+    Die,
+    Player,
+    State,
 )
 from engine.roll_player.scoring import breakdown, winners
 

@@ -16,7 +16,15 @@ from engine.core import replay
 from engine.data import to_data
 from engine.errors import Rejection
 from engine.roll_player import GAME
-from engine.roll_player.model import COMMANDS, EVENTS, State
+from engine.roll_player.commands import (
+    COMMANDS,
+)
+from engine.roll_player.events import (
+    EVENTS,
+)
+from engine.roll_player.model import (
+    State,
+)
 from tests.engine.roll_player_strategies import class_modes, play, policies, seats, seeds
 
 FAST = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
