@@ -78,6 +78,11 @@ class RollPlayer(Game[State]):
         """Commands ``seat`` may send now."""
         return legal.legal_commands(state, seat)
 
+    def legal_inputs(self, state: State, seat: int) -> tuple[Any, ...]:
+        """What ``seat``'s legal commands are made from (another seat's move rarely
+        changes them)."""
+        return legal.legal_inputs(state, seat)
+
     def awaiting(self, state: State) -> frozenset[int]:
         """Seats whose clocks run."""
         return legal.awaiting(state)

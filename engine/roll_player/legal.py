@@ -54,6 +54,50 @@ def awaiting(s: State) -> frozenset[int]:
     return frozenset(waiting)
 
 
+def legal_inputs(s: State, seat: int) -> tuple[Any, ...]:
+    """The parts of ``s`` that ``legal_commands(s, seat)`` reads (a host compares them by
+    identity and keeps the commands while all are the same objects).
+
+    A seat that is not awaited has only its skills and weapon drops: they read its own
+    sheet, whether rounds are on, whether it is its Market Phase turn (``market_turn``
+    skills) and, for a seat with a salvage ability, the discard pile. An awaited seat's
+    decision reads the phase and the phase's own parts too; another seat's sheet
+    matters only while sheets and classes are chosen."""
+    player = s.players[seat]
+    awaited = seat in awaiting(s)
+    common = (
+        awaited,
+        s.phase if awaited else s.phase in _NO_SKILLS,
+        s.phase == "market" and s.turn == seat,
+        player,
+        s.discard if player.klass in SALVAGING or not SALVAGING.isdisjoint(player.cards) else None,
+    )
+    if not awaited:
+        return common
+    match s.phase:
+        case "sheets" | "classes":
+            return (*common, s.players, s.class_mode)
+        case "placing":
+            return (*common, s.starting, s.seed, s.draws)
+        case "arrange":
+            return (*common, s.pool)
+        case "dice":
+            return (*common, s.initiative)
+        case "action":
+            return (*common, s.action_row)
+        case "market":
+            return (*common, s.market)
+    return common
+
+
+_NO_SKILLS = frozenset((*SETUP_PHASES, "over"))
+SALVAGING = frozenset(
+    [name for name, card in CATALOG.cards.items() if card.effect and card.effect.kind == "salvage"]
+    + [name for name, k in CATALOG.classes.items() if k.ability.kind == "salvage"]
+)
+"""The skill cards and classes whose ability takes a card from the discard pile."""
+
+
 def legal_commands(s: State, seat: int) -> list[Any]:
     """Every command ``seat`` may send now (placements: a reasonable subset)."""
     if s.phase == "over" or not 0 <= seat < s.seats:

@@ -53,7 +53,14 @@ def _die(d: Die | None) -> dict[str, Any] | None:
     return None if d is None else {"colour": d.colour, "value": d.value}
 
 
-def _player(p: Player, over: bool) -> dict[str, Any]:
+def _row(row: tuple[Die, ...]) -> list[dict[str, Any] | None]:
+    return [_die(d) for d in row]
+
+
+def _player(p: Player, over: bool, seat: int, memo: Memo) -> dict[str, Any]:
+    """A sheet; its rows and its score come through ``memo`` by what they are made from,
+    so a change to one row leaves the other rows (and the score, when it stays) the
+    same objects."""
     out: dict[str, Any] = {
         "race": p.race,
         "side": p.side,
@@ -63,7 +70,7 @@ def _player(p: Player, over: bool) -> dict[str, Any]:
         "backstory": p.backstory,
         "cell": p.cell,
         "gold": p.gold,
-        "rows": [[_die(d) for d in row] for row in p.rows],
+        "rows": [memo.part(("row", seat, r), _row, row) for r, row in enumerate(p.rows)],
         "cards": list(p.cards),
         "exhausted": sorted(p.exhausted),
         "charisma": p.charisma,
@@ -80,8 +87,13 @@ def _player(p: Player, over: bool) -> dict[str, Any]:
         },
     }
     if over or p.klass:
-        out["score"] = breakdown(p)
+        out["score"] = memo.keyed(("score", seat), score_inputs(p), lambda: breakdown(p))
     return out
+
+
+def score_inputs(p: Player) -> tuple[Any, ...]:
+    """The fields of a sheet that its score breakdown reads."""
+    return (p.klass, p.race, p.colour, p.rows, p.cards, p.alignment, p.cell, p.backstory, p.gold)
 
 
 def _players(s: State, memo: Memo) -> list[dict[str, Any]]:
@@ -133,7 +145,8 @@ def view_part(s: State, key: str, memo: Memo = FRESH) -> Any:
 
 def seat_view(s: State, seat: int, memo: Memo = FRESH) -> dict[str, Any]:
     """The view's ``players[seat]`` alone."""
-    return memo.part(("player", seat), _player, s.players[seat], s.phase == "over")
+    player, over = s.players[seat], s.phase == "over"
+    return memo.keyed(("player", seat), (player, over), lambda: _player(player, over, seat, memo))
 
 
 TURNS = ("phase", "turn", "queue", "done", "awaiting")
