@@ -44,7 +44,7 @@ from engine.roll_builder.content import (
     Space,
 )
 from engine.roll_builder.decide import box_open
-from engine.roll_builder.effects import city_of
+from engine.roll_builder.effects import city_of, spaces_in_order
 from engine.roll_builder.hexmap import Edge, Hex, network
 from engine.roll_builder.legal import awaiting
 from engine.roll_builder.model import (
@@ -303,21 +303,32 @@ def _map(
     """The city's spaces and roads: from the player's roads, marks and buildings only.
     Each space comes through ``memo`` by what it shows that moves (connected, marked,
     building, ringed), so a road rebuilds, and the diff walks, only the spaces it
-    changed."""
+    changed; which spaces the roads reach and ring comes through ``memo`` by the roads,
+    so a mark or a building does not work them out again."""
     city = CITIES[city_id]
-    geometry = city.geometry
-    reach = network(roads)
     built = dict(buildings)
+    reached = memo.part(("reached", seat), _reached, city_id, roads)
     spaces = []
-    for h, space in sorted(city.spaces.items()):
-        shown = (geometry.connected(h, reach), h in marked, built.get(h), geometry.ringed(h, roads))
+    for (h, space), (connected, ringed) in zip(spaces_in_order(city_id), reached, strict=True):
+        shown = (connected, h in marked, built.get(h), ringed)
         spaces.append(memo.keyed(("space", seat, h), shown, partial(_space, h, space, *shown)))
     return {
         "spaces": spaces,
         "roads": _edges(roads),
         "start_roads": memo.part(("start roads", seat), _edges, city.start_roads),
-        "cliffs": memo.part(("cliffs", seat), _edges, geometry.cliffs),
+        "cliffs": memo.part(("cliffs", seat), _edges, city.geometry.cliffs),
     }
+
+
+def _reached(city_id: str, roads: frozenset[Edge]) -> tuple[tuple[bool, bool], ...]:
+    """For each space in :func:`sorted_spaces` order: whether a road touches it, and
+    whether six roads ring it."""
+    geometry = CITIES[city_id].geometry
+    reach = network(roads)
+    return tuple(
+        (geometry.connected(h, reach), geometry.ringed(h, roads))
+        for h, _ in spaces_in_order(city_id)
+    )
 
 
 def _space(
