@@ -26,6 +26,8 @@ from engine.roll_player.events import (
     Swapped,
 )
 from engine.roll_player.model import (
+    Die,
+    Player,
     State,
     moved,
 )
@@ -109,28 +111,31 @@ def effect_events(
 def targets(state: State, seat: int, effect: Effect) -> list[Target]:
     """Every target worth offering for ``effect`` (for legal commands and bots)."""
     player = state.players[seat]
-    slots = player.slots()
     match effect.kind:
         case "flip" | "reroll":
-            return [Target(slot=s) for s in slots]
+            return [Target(slot=s) for s in player.slots()]
         case "swap":
-            out = []
-            for i, a in enumerate(slots):
-                for b in slots[i + 1 :]:
-                    if player.die(a) != player.die(b):
-                        out.append(Target(slot=a, other=b))
-            return out
+            dice = _dice(player)
+            return [
+                Target(slot=a, other=b)
+                for i, (a, die) in enumerate(dice)
+                for b, other in dice[i + 1 :]
+                if die != other
+            ]
         case "adjust":
-            out = []
-            for s in slots:
-                die = player.die(s)
-                assert die is not None
-                for d in range(-effect.by, effect.by + 1):
-                    if d and 1 <= die.value + d <= 6:
-                        out.append(Target(slot=s, delta=d))
-            return out
+            return [
+                Target(slot=s, delta=d)
+                for s, die in _dice(player)
+                for d in range(-effect.by, effect.by + 1)
+                if d and 1 <= die.value + d <= 6
+            ]
         case "align":
             return [Target(direction=d) for d in DIRECTIONS if moved(player.cell, d) is not None]
         case "salvage":
             return [Target(card=c) for c in dict.fromkeys(state.discard)]
     return [Target()]
+
+
+def _dice(player: Player) -> list[tuple[int, Die]]:
+    """Each die on the sheet with its slot, in slot order."""
+    return [(r * 3 + i, d) for r, row in enumerate(player.rows) for i, d in enumerate(row)]

@@ -54,6 +54,17 @@ def awaiting(s: State) -> frozenset[int]:
     return frozenset(waiting)
 
 
+def is_awaited(s: State, seat: int) -> bool:
+    """Whether ``seat`` is in :func:`awaiting` (without making the set)."""
+    if s.phase == "over" or not 0 <= seat < s.seats:
+        return False
+    if s.players[seat].pending is not None:
+        return True
+    if s.turn is not None:
+        return s.turn == seat
+    return s.phase in ("classes", "placing", "refresh") and seat not in s.done
+
+
 def legal_inputs(s: State, seat: int) -> tuple[Any, ...]:
     """The parts of ``s`` that ``legal_commands(s, seat)`` reads (a host compares them by
     identity and keeps the commands while all are the same objects).
@@ -64,7 +75,7 @@ def legal_inputs(s: State, seat: int) -> tuple[Any, ...]:
     decision reads the phase and the phase's own parts too; another seat's sheet
     matters only while sheets and classes are chosen."""
     player = s.players[seat]
-    awaited = seat in awaiting(s)
+    awaited = is_awaited(s, seat)
     common = (
         awaited,
         s.phase if awaited else s.phase in _NO_SKILLS,
@@ -113,7 +124,7 @@ def legal_commands(s: State, seat: int) -> list[Any]:
 
 def timeout_command(s: State, seat: int) -> Any | None:
     """A sensible default for an awaited seat: the first offered decision."""
-    if seat not in awaiting(s):
+    if not is_awaited(s, seat):
         return None
     if s.players[seat].pending is not None:
         return Keep(seat, False)
@@ -127,7 +138,7 @@ def timeout_command(s: State, seat: int) -> Any | None:
 
 
 def _decision(s: State, seat: int) -> list[Any]:
-    if seat not in awaiting(s):
+    if not is_awaited(s, seat):
         return []
     match s.phase:
         case "sheets":
