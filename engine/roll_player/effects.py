@@ -108,9 +108,17 @@ def effect_events(
     raise E.UnknownName(f"no effect {kind!r}")  # pragma: no cover
 
 
+NO_TARGET = Target()
+"""The target of an effect that names none."""
+
+
 def targets(state: State, seat: int, effect: Effect) -> list[Target]:
     """Every target worth offering for ``effect`` (for legal commands and bots)."""
-    player = state.players[seat]
+    return player_targets(state.players[seat], state.discard, effect)
+
+
+def player_targets(player: Player, discard: tuple[str, ...], effect: Effect) -> list[Target]:
+    """:func:`targets` from what they read: the seat's sheet and the discard pile."""
     match effect.kind:
         case "flip" | "reroll":
             return [Target(slot=s) for s in player.slots()]
@@ -132,7 +140,7 @@ def targets(state: State, seat: int, effect: Effect) -> list[Target]:
         case "align":
             return [Target(direction=d) for d in DIRECTIONS if moved(player.cell, d) is not None]
         case "salvage":
-            return [Target(card=c) for c in dict.fromkeys(state.discard)]
+            return [Target(card=c) for c in dict.fromkeys(discard)]
     return [Target()]
 
 

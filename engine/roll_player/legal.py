@@ -29,7 +29,7 @@ from engine.roll_player.commands import (
     UseSkill,
 )
 from engine.roll_player.content import CATALOG
-from engine.roll_player.effects import ROW_EFFECTS, targets
+from engine.roll_player.effects import NO_TARGET, ROW_EFFECTS, player_targets, targets
 from engine.roll_player.errors import RollPlayerRejection
 from engine.roll_player.market import max_buys, payment
 from engine.roll_player.model import (
@@ -230,9 +230,11 @@ def _buys(s: State, seat: int, name: str) -> list[Any]:
 
 
 def _skills(s: State, seat: int) -> list[Any]:
+    """Each usable skill (a copy owned twice counts once) plainly, then with each target
+    from where its arrow moves the token; a target that names nothing is the plain use."""
     p = s.players[seat]
     out: list[Any] = []
-    names = [c.name for c in p.owned("skill")]
+    names = list(dict.fromkeys(c.name for c in p.owned("skill")))
     klass = p.klass_card()
     if klass is not None and klass.ability.active:
         names.append("class")
@@ -241,17 +243,12 @@ def _skills(s: State, seat: int) -> list[Any]:
             effect = skill_effect(s, seat, name)
         except RollPlayerRejection:
             continue
-        after = s
+        after = p
         if name != "class":
             out.append(UseSkill(seat, name))
-            after = _arrow_moved(s, seat, CATALOG.cards[name].arrow)
-        for t in targets(after, seat, effect):
+            after = replace(p, cell=moved(p.cell, CATALOG.cards[name].arrow) or p.cell)
+        for t in player_targets(after, s.discard, effect):
+            if name != "class" and t == NO_TARGET:
+                continue  # the plain use, listed already
             out.append(UseSkill(seat, name, t.slot, t.other, t.delta, t.direction, t.card))
-    return list(dict.fromkeys(out))
-
-
-def _arrow_moved(s: State, seat: int, arrow: str) -> State:
-    """``s`` with ``seat``'s token moved by a skill's arrow (targets are chosen from there)."""
-    p = s.players[seat]
-    p = replace(p, cell=moved(p.cell, arrow) or p.cell)
-    return replace(s, players=(*s.players[:seat], p, *s.players[seat + 1 :]))
+    return out
