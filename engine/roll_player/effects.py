@@ -8,6 +8,7 @@ actions are the same effects (:data:`ROW_EFFECTS`).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -67,9 +68,15 @@ def unused(effect: Effect, t: Target) -> bool:
 
 
 def effect_events(
-    state: State, seat: int, effect: Effect, t: Target, source: str, rng: random.Random
+    state: State,
+    seat: int,
+    effect: Effect,
+    t: Target,
+    source: str,
+    rng_of: Callable[[], random.Random],
 ) -> list[Any]:
-    """The events of ``effect`` used by ``seat`` on targets ``t``; raises a Rejection."""
+    """The events of ``effect`` used by ``seat`` on targets ``t``; raises a Rejection.
+    ``rng_of()`` gives the generator of a draw (made only for a reroll)."""
     player = state.players[seat]
     kind = effect.kind
     if kind in ("flip", "swap", "adjust", "reroll") and player.die(t.slot) is None:
@@ -88,7 +95,7 @@ def effect_events(
                 raise E.BadTarget("the face must stay 1-6 and change by the allowed step")
             return [Adjusted(seat, t.slot, t.delta)]
         case "reroll":
-            return [Rerolled(seat, t.slot, rng.randint(1, 6), source)]
+            return [Rerolled(seat, t.slot, rng_of().randint(1, 6), source)]
         case "align":
             if t.direction not in DIRECTIONS:
                 raise E.UnknownName(f"no direction {t.direction!r}", direction=t.direction)

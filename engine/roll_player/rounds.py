@@ -84,7 +84,7 @@ def act(em: Emitter, c: Act) -> None:
     target = Target(c.slot, c.other, c.delta, c.direction)
     if unused(effect, target):
         raise E.BadTarget("name the target of the action, or skip it")
-    events = effect_events(s, c.seat, effect, target, "action", em.rng())
+    events = effect_events(s, c.seat, effect, target, "action", em.rng)
     em.emit(*events)
     if not isinstance(events[-1], Rerolled):
         em.emit(ActionDone(c.seat))
@@ -140,7 +140,7 @@ def use_skill(em: Emitter, c: UseSkill) -> None:
     target = Target(c.slot, c.other, c.delta, c.direction, c.card)
     em.emit(SkillUsed(c.seat, c.skill))  # the arrow first: an align effect starts from there
     if not unused(effect, target):
-        em.emit(*effect_events(em.state, c.seat, effect, target, c.skill, em.rng()))
+        em.emit(*effect_events(em.state, c.seat, effect, target, c.skill, em.rng))
 
 
 def drop_weapon(em: Emitter, c: DropWeapon) -> None:
