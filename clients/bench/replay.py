@@ -131,10 +131,15 @@ def main(argv: list[str] | None = None) -> int:
         count(args.file, args.games.split(","), args.plays)
         return 0
     recorded = json.loads(args.file.read_text())[args.game]
+    before = gc.get_threshold()
     gc.freeze()  # as `rollhouse serve` does after start-up, with its thresholds
     gc.set_threshold(*Settings().gc_thresholds)
-    sent = sum(replay_game(args.game, seed, [(s, b) for s, b in recorded[seed]])
-               for seed in range(args.plays))  # fmt: skip
+    try:
+        sent = sum(replay_game(args.game, seed, [(s, b) for s, b in recorded[seed]])
+                   for seed in range(args.plays))  # fmt: skip
+    finally:
+        gc.set_threshold(*before)
+        gc.unfreeze()
     print(f"{args.game}: {args.plays} games, {sent} commands")
     return 0
 
