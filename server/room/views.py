@@ -174,8 +174,6 @@ class Views:
         self.game = self._game_views()
         self.commands: dict[int, list[Any]] = {}
         self.you: dict[int, dict[str, Any]] = {}
-        self._order: dict[str, int] = {}
-        """The position of each top-level key in the public game view (its order)."""
         self._encoded: dict[Viewer, bytes] = {}
         """Each viewer's whole view in msgpack, made when first asked since the last change."""
         for seat in range(model.seats):
@@ -307,18 +305,11 @@ class Views:
         new = dict(old)
         ops: list[Op] = []
         per_seat = game.seat_part
-        keys: frozenset[str] = touched.keys
-        if per_seat is not None and (touched.seats is None or touched.seats):
-            keys = keys | {per_seat}
-        order = self._order
-        if len(order) != len(old):
-            order = self._order = {key: i for i, key in enumerate(old)}
-        # in the view's order: the ops a whole diff would make, in its order
-        for key in sorted(keys & old.keys(), key=order.__getitem__):
+        for key in old:  # in the view's order: the ops a whole diff would make, in its order
             if key in touched.keys:
                 value = new[key] = game.view_part(state, key, memo)
                 _diff_into(old[key], value, (*GAME, key), ops)
-            else:  # the per-seat list, some of its entries touched
+            elif key == per_seat and (touched.seats is None or touched.seats):
                 seats = range(len(old[key])) if touched.seats is None else sorted(touched.seats)
                 entries = new[key] = list(old[key])
                 for seat in seats:
