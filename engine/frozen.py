@@ -4,7 +4,8 @@
 ``getattr`` per call, then builds the new value with keyword arguments; a state of
 twenty fields spends more there than in its own ``__init__``. :func:`replace` gives
 the same value (through the class's ``__init__``, so converters and validators run
-as before) from a function generated once per class that names each field.
+as before) from a function generated once per class and set of changed fields, which
+passes every field by position (the unchanged ones read straight from the instance).
 """
 
 from __future__ import annotations
@@ -16,26 +17,34 @@ import attrs
 
 T = TypeVar("T")
 
-_REPLACERS: dict[type, Callable[..., Any]] = {}
-_KEEP = object()
+_REPLACERS: dict[tuple[type, tuple[str, ...]], Callable[..., Any]] = {}
 
 
 def replace(inst: T, **changes: Any) -> T:
     """``inst`` with ``changes`` (field name -> value): ``attrs.evolve(inst, **changes)``."""
-    replacer = _REPLACERS.get(type(inst))
+    key = (type(inst), tuple(changes))
+    replacer = _REPLACERS.get(key)
     if replacer is None:
-        replacer = _REPLACERS[type(inst)] = _compile(type(inst))
+        replacer = _REPLACERS[key] = _compile(*key)
     return replacer(inst, **changes)  # type: ignore[no-any-return]
 
 
-def _compile(cls: type) -> Callable[..., Any]:
+def _compile(cls: type, changed: tuple[str, ...]) -> Callable[..., Any]:
+    """A function of ``inst`` and the ``changed`` fields that passes every field to
+    ``cls`` by position: the changed ones as given, the others read from ``inst``."""
     fields = attrs.fields(cls)
-    if any(not f.init or f.alias != f.name or f.name in ("inst", "cls", "KEEP") for f in fields):
-        return lambda inst, **changes: attrs.evolve(inst, **changes)
     names = [f.name for f in fields]
-    params = ", ".join(f"{n}=KEEP" for n in names)
-    args = ", ".join(f"{n}=inst.{n} if {n} is KEEP else {n}" for n in names)
+    if (
+        any(not f.init or f.kw_only or f.alias != f.name for f in fields)
+        or any(n in ("inst", "cls") for n in names)
+        or not set(changed) <= set(names)
+    ):
+        return lambda inst, **changes: attrs.evolve(inst, **changes)
+    params = ", ".join(changed)
+    args = ", ".join(n if n in changed else f"inst.{n}" for n in names)
     source = f"def replace(inst, *, {params}):\n    return cls({args})"
-    scope: dict[str, Any] = {"cls": cls, "KEEP": _KEEP}
+    if not changed:
+        source = f"def replace(inst):\n    return cls({args})"
+    scope: dict[str, Any] = {"cls": cls}
     exec(source, scope)  # generated from the class's own field names
     return scope["replace"]  # type: ignore[no-any-return]

@@ -7,6 +7,7 @@ Every function is pure: a :class:`~engine.roll_builder.model.Player` in, a new o
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from functools import cache
 from typing import Literal
 
 from engine.frozen import replace
@@ -19,9 +20,10 @@ from engine.roll_builder.content import (
     City,
     Effect,
     Gains,
+    Space,
     edge_matches,
 )
-from engine.roll_builder.hexmap import Edge, edge_hexes
+from engine.roll_builder.hexmap import Edge, Hex, edge_hexes
 from engine.roll_builder.model import Player
 
 Scope = Literal["turn", "game"]
@@ -30,6 +32,12 @@ Scope = Literal["turn", "game"]
 def city_of(p: Player) -> City:
     """The city sheet ``p`` plays on."""
     return CITIES[p.city]
+
+
+@cache
+def spaces_in_order(city_id: str) -> tuple[tuple[Hex, Space], ...]:
+    """A city's spaces sorted by their hex (the order the view and the score list them)."""
+    return tuple(sorted(CITIES[city_id].spaces.items()))
 
 
 def active(p: Player, event: str | None) -> tuple[Ability, ...]:

@@ -7,9 +7,10 @@ cost circle reachable now, and ``Done``.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 
-from engine.roll_builder.content import CITIES, RESOURCES
+from engine.roll_builder.content import CITIES, RESOURCES, Ability
 from engine.roll_builder.decide import TRACKS, box_open, has, room_on_track
 from engine.roll_builder.effects import active, allowed, city_of, of_kind, payers
 from engine.roll_builder.hexmap import EDGE_KINDS, network
@@ -33,13 +34,14 @@ def legal_commands(state: State, seat: int) -> list[Command]:
     if state.over or not 0 <= seat < state.seats or state.players[seat].done:
         return []
     p = state.players[seat]
+    abilities = active(p, state.event)
     return [
-        *_dice(state, p, seat),
-        *_roads(state, p, seat),
+        *_dice(state, p, seat, abilities),
+        *_roads(state, p, seat, abilities),
         *_builds(p, seat),
         *_wonder(p, seat),
         *_marks(p, seat),
-        *_pays(state, p, seat),
+        *_pays(p, seat, abilities),
         *_converts(p, seat),
         Done(seat),
     ]
@@ -57,9 +59,9 @@ def timeout_command(state: State, seat: int) -> Done | None:
     return Done(seat) if seat in awaiting(state) else None
 
 
-def _dice(state: State, p: Player, seat: int) -> list[Command]:
+def _dice(state: State, p: Player, seat: int, abilities: Sequence[Ability]) -> list[Command]:
     shifts = [0]
-    if of_kind(active(p, state.event), "die_shift") and not p.shifted:
+    if of_kind(abilities, "die_shift") and not p.shifted:
         shifts = [0, -1, 1]
     out: list[Command] = []
     for die in (0, 1):
@@ -73,12 +75,11 @@ def _dice(state: State, p: Player, seat: int) -> list[Command]:
     return out
 
 
-def _roads(state: State, p: Player, seat: int) -> list[Command]:
+def _roads(state: State, p: Player, seat: int, abilities: Sequence[Ability]) -> list[Command]:
     if p.roads_left <= 0:
         return []
     geometry = city_of(p).geometry
     reach = network(p.roads)
-    abilities = active(p, state.event)
     ok = {kind: allowed(kind, abilities, state.turn) for kind in EDGE_KINDS}
     kinds = geometry.kinds
     free = geometry.reachable(reach) - p.roads
@@ -135,8 +136,7 @@ def marked_spaces(city_id: str) -> tuple[tuple[int, int], ...]:
     return tuple(h for h, s in sorted(CITIES[city_id].spaces.items()) if s.effect is not None)
 
 
-def _pays(state: State, p: Player, seat: int) -> list[Command]:
-    abilities = active(p, state.event)
+def _pays(p: Player, seat: int, abilities: Sequence[Ability]) -> list[Command]:
     spendable = [r for r in RESOURCES if has(p, r)]
     out: list[Command] = []
     ok: dict[str, frozenset[str]] = {}

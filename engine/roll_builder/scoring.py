@@ -13,7 +13,7 @@ import attrs
 
 from engine.core import Result
 from engine.roll_builder.content import EVENTS, Ability, Condition
-from engine.roll_builder.effects import active, city_of, of_kind, ring_count
+from engine.roll_builder.effects import active, city_of, of_kind, ring_count, spaces_in_order
 from engine.roll_builder.hexmap import Hex, neighbours, network
 from engine.roll_builder.model import Player, State
 
@@ -92,11 +92,12 @@ def items(p: Player, event: str | None) -> list[Item]:
     abilities = active(p, event)
     out = [Item("buildings", "Building marks", len(p.buildings))]
     reach = network(p.roads)
-    for h, space in sorted(city.spaces.items()):
+    for h, space in spaces_in_order(city.id):
         if space.points and city.geometry.connected(h, reach):
             out.append(Item("roads", f"Space {h[0]},{h[1]}", space.points))
-    rings = ring_count(p)
+    rings = None  # counted only for a ring_points ability
     for a in of_kind(abilities, "ring_points"):
+        rings = ring_count(p) if rings is None else rings
         out.append(Item("roads", f"Ringed spaces ({rings})", rings * a.points))
     for ident in p.discovered:
         inv = city.innovation(ident)

@@ -41,10 +41,11 @@ from engine.roll_builder.content import (
     Box,
     Effect,
     Gains,
+    Innovation,
     Space,
 )
 from engine.roll_builder.decide import box_open
-from engine.roll_builder.effects import city_of
+from engine.roll_builder.effects import city_of, spaces_in_order
 from engine.roll_builder.hexmap import Edge, Hex, network
 from engine.roll_builder.legal import awaiting
 from engine.roll_builder.model import (
@@ -227,7 +228,9 @@ def _player(seat: int, p: Player, event: str | None, memo: Memo = FRESH) -> dict
         "map": memo.part(("map", seat), _map, p.city, p.roads, p.marked, p.buildings, seat, memo),
         "buildings": memo.part(("buildings", seat), _buildings, p.city),
         "wonder": memo.keyed(("wonder", seat), metrics, lambda: _wonder(p, seat, memo)),
-        "innovations": memo.part(("innovations", seat), _innovations, p.city, p.paid, p.discovered),
+        "innovations": memo.part(
+            ("innovations", seat), _innovations, p.city, p.paid, p.discovered, seat, memo
+        ),
         "tracks": memo.part(("tracks", seat), _tracks, p.city, p.favor, p.strength),
         "specials": memo.part(("specials", seat), _specials, p.city),
         "abilities": memo.part(("abilities", seat), _abilities, p.abilities, p.turn_abilities),
@@ -245,19 +248,33 @@ def _items(p: Player, event: str | None) -> tuple[int, list[dict[str, Any]]]:
 
 
 def _innovations(
-    city_id: str, paid: frozenset[tuple[str, int]], discovered: tuple[str, ...]
+    city_id: str,
+    paid: frozenset[tuple[str, int]],
+    discovered: tuple[str, ...],
+    seat: int = 0,
+    memo: Memo = FRESH,
 ) -> list[dict[str, Any]]:
-    return [
-        {
-            "id": inv.id,
-            "name": inv.name,
-            "text": inv.text,
-            "points": inv.points,
-            "cost": [{"resource": r, "paid": (inv.id, i) in paid} for i, r in enumerate(inv.cost)],
-            "discovered": inv.id in discovered,
-        }
-        for inv in CITIES[city_id].innovations
-    ]
+    """The city's innovations; each through ``memo`` by its circles paid and whether it is
+    discovered, so a payment rebuilds (and the diff walks) only its own innovation."""
+    out = []
+    for inv in CITIES[city_id].innovations:
+        shown = (*((inv.id, i) in paid for i in range(len(inv.cost))), inv.id in discovered)
+        out.append(
+            memo.keyed(("innovation", seat, inv.id), shown, partial(_innovation, inv, shown))
+        )
+    return out
+
+
+def _innovation(inv: Innovation, shown: tuple[bool, ...]) -> dict[str, Any]:
+    """One innovation; ``shown``: each circle paid, then whether it is discovered."""
+    return {
+        "id": inv.id,
+        "name": inv.name,
+        "text": inv.text,
+        "points": inv.points,
+        "cost": [{"resource": r, "paid": shown[i]} for i, r in enumerate(inv.cost)],
+        "discovered": shown[-1],
+    }
 
 
 def _tracks(city_id: str, favor: int, strength: int) -> dict[str, Any]:
@@ -303,21 +320,32 @@ def _map(
     """The city's spaces and roads: from the player's roads, marks and buildings only.
     Each space comes through ``memo`` by what it shows that moves (connected, marked,
     building, ringed), so a road rebuilds, and the diff walks, only the spaces it
-    changed."""
+    changed; which spaces the roads reach and ring comes through ``memo`` by the roads,
+    so a mark or a building does not work them out again."""
     city = CITIES[city_id]
-    geometry = city.geometry
-    reach = network(roads)
     built = dict(buildings)
+    reached = memo.part(("reached", seat), _reached, city_id, roads)
     spaces = []
-    for h, space in sorted(city.spaces.items()):
-        shown = (geometry.connected(h, reach), h in marked, built.get(h), geometry.ringed(h, roads))
+    for (h, space), (connected, ringed) in zip(spaces_in_order(city_id), reached, strict=True):
+        shown = (connected, h in marked, built.get(h), ringed)
         spaces.append(memo.keyed(("space", seat, h), shown, partial(_space, h, space, *shown)))
     return {
         "spaces": spaces,
         "roads": _edges(roads),
         "start_roads": memo.part(("start roads", seat), _edges, city.start_roads),
-        "cliffs": memo.part(("cliffs", seat), _edges, geometry.cliffs),
+        "cliffs": memo.part(("cliffs", seat), _edges, city.geometry.cliffs),
     }
+
+
+def _reached(city_id: str, roads: frozenset[Edge]) -> tuple[tuple[bool, bool], ...]:
+    """For each space in :func:`sorted_spaces` order: whether a road touches it, and
+    whether six roads ring it."""
+    geometry = CITIES[city_id].geometry
+    reach = network(roads)
+    return tuple(
+        (geometry.connected(h, reach), geometry.ringed(h, roads))
+        for h, _ in spaces_in_order(city_id)
+    )
 
 
 def _space(

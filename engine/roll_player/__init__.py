@@ -1,8 +1,8 @@
 """Roll Player (Thunderworks Games) as a pure engine: registered as ``roll-player``.
 
 Modules, in the shape every game shares (see :mod:`engine.core`): ``game`` (the
-contract object), ``model`` (state, commands, events), ``setup`` (options, the setup
-event, setup decisions), ``decide``, ``evolve``, ``legal``, ``view``, ``scoring``,
+contract object), ``model`` (the state), ``commands``, ``events``, ``setup`` (options,
+the setup event, setup decisions), ``decide``, ``evolve``, ``legal``, ``view``, ``scoring``,
 ``bots``, ``search``, ``errors`` and ``content`` (the data file ``content/base.json``,
 validated at import; its shapes in ``content/shapes.py``). Roll Player's own:
 ``rounds`` and ``market`` (the decisions of a round's phases), ``flow`` (the automatic

@@ -14,22 +14,24 @@ from typing import Any
 import attrs
 
 from engine.core import Policy
-from engine.roll_player.content import CATALOG, DIRECTIONS, GOLD, Effect
-from engine.roll_player.effects import ROW_EFFECTS
-from engine.roll_player.model import (
+from engine.roll_player.commands import (
     Act,
     Buy,
     ChooseClass,
     ChooseSheet,
-    Die,
     DiscardCard,
     Draft,
     DropWeapon,
     Keep,
     PlaceStart,
-    Player,
     Refresh,
     UseSkill,
+)
+from engine.roll_player.content import CATALOG, DIRECTIONS, GOLD, Effect
+from engine.roll_player.effects import ROW_EFFECTS
+from engine.roll_player.model import (
+    Die,
+    Player,
     add_die,
     moved,
     set_die,

@@ -14,9 +14,7 @@ from typing import Any
 
 from engine.errors import GameOver, NotASeat
 from engine.roll_player import market, rounds, setup
-from engine.roll_player.errors import UnknownName
-from engine.roll_player.flow import Emitter, advance
-from engine.roll_player.model import (
+from engine.roll_player.commands import (
     Act,
     Arrange,
     Buy,
@@ -30,8 +28,12 @@ from engine.roll_player.model import (
     PlaceStart,
     Refresh,
     SkipAction,
-    State,
     UseSkill,
+)
+from engine.roll_player.errors import UnknownName
+from engine.roll_player.flow import Emitter, advance
+from engine.roll_player.model import (
+    State,
 )
 
 HANDLERS: dict[type, Callable[[Emitter, Any], None]] = {

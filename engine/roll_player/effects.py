@@ -8,13 +8,14 @@ actions are the same effects (:data:`ROW_EFFECTS`).
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 import attrs
 
 from engine.roll_player import errors as E
 from engine.roll_player.content import DIRECTIONS, Effect
-from engine.roll_player.model import (
+from engine.roll_player.events import (
     Adjusted,
     AlignmentMoved,
     CharismaTaken,
@@ -23,8 +24,12 @@ from engine.roll_player.model import (
     GoldGained,
     Rerolled,
     Salvaged,
-    State,
     Swapped,
+)
+from engine.roll_player.model import (
+    Die,
+    Player,
+    State,
     moved,
 )
 
@@ -63,9 +68,15 @@ def unused(effect: Effect, t: Target) -> bool:
 
 
 def effect_events(
-    state: State, seat: int, effect: Effect, t: Target, source: str, rng: random.Random
+    state: State,
+    seat: int,
+    effect: Effect,
+    t: Target,
+    source: str,
+    rng_of: Callable[[], random.Random],
 ) -> list[Any]:
-    """The events of ``effect`` used by ``seat`` on targets ``t``; raises a Rejection."""
+    """The events of ``effect`` used by ``seat`` on targets ``t``; raises a Rejection.
+    ``rng_of()`` gives the generator of a draw (made only for a reroll)."""
     player = state.players[seat]
     kind = effect.kind
     if kind in ("flip", "swap", "adjust", "reroll") and player.die(t.slot) is None:
@@ -84,7 +95,7 @@ def effect_events(
                 raise E.BadTarget("the face must stay 1-6 and change by the allowed step")
             return [Adjusted(seat, t.slot, t.delta)]
         case "reroll":
-            return [Rerolled(seat, t.slot, rng.randint(1, 6), source)]
+            return [Rerolled(seat, t.slot, rng_of().randint(1, 6), source)]
         case "align":
             if t.direction not in DIRECTIONS:
                 raise E.UnknownName(f"no direction {t.direction!r}", direction=t.direction)
@@ -104,31 +115,42 @@ def effect_events(
     raise E.UnknownName(f"no effect {kind!r}")  # pragma: no cover
 
 
+NO_TARGET = Target()
+"""The target of an effect that names none."""
+
+
 def targets(state: State, seat: int, effect: Effect) -> list[Target]:
     """Every target worth offering for ``effect`` (for legal commands and bots)."""
-    player = state.players[seat]
-    slots = player.slots()
+    return player_targets(state.players[seat], state.discard, effect)
+
+
+def player_targets(player: Player, discard: tuple[str, ...], effect: Effect) -> list[Target]:
+    """:func:`targets` from what they read: the seat's sheet and the discard pile."""
     match effect.kind:
         case "flip" | "reroll":
-            return [Target(slot=s) for s in slots]
+            return [Target(slot=s) for s in player.slots()]
         case "swap":
-            out = []
-            for i, a in enumerate(slots):
-                for b in slots[i + 1 :]:
-                    if player.die(a) != player.die(b):
-                        out.append(Target(slot=a, other=b))
-            return out
+            dice = _dice(player)
+            return [
+                Target(slot=a, other=b)
+                for i, (a, die) in enumerate(dice)
+                for b, other in dice[i + 1 :]
+                if die != other
+            ]
         case "adjust":
-            out = []
-            for s in slots:
-                die = player.die(s)
-                assert die is not None
-                for d in range(-effect.by, effect.by + 1):
-                    if d and 1 <= die.value + d <= 6:
-                        out.append(Target(slot=s, delta=d))
-            return out
+            return [
+                Target(slot=s, delta=d)
+                for s, die in _dice(player)
+                for d in range(-effect.by, effect.by + 1)
+                if d and 1 <= die.value + d <= 6
+            ]
         case "align":
             return [Target(direction=d) for d in DIRECTIONS if moved(player.cell, d) is not None]
         case "salvage":
-            return [Target(card=c) for c in dict.fromkeys(state.discard)]
+            return [Target(card=c) for c in dict.fromkeys(discard)]
     return [Target()]
+
+
+def _dice(player: Player) -> list[tuple[int, Die]]:
+    """Each die on the sheet with its slot, in slot order."""
+    return [(r * 3 + i, d) for r, row in enumerate(player.rows) for i, d in enumerate(row)]

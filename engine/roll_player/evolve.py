@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.frozen import replace
 from engine.roll_player.content import CATALOG
-from engine.roll_player.model import (
+from engine.roll_player.events import (
     ActionDone,
     Adjusted,
     AlignmentMoved,
@@ -17,18 +17,14 @@ from engine.roll_player.model import (
     CreditGained,
     DiceArranged,
     DiceRolled,
-    Die,
     Drafted,
     Event,
     Flipped,
     GameEnded,
     GoldGained,
-    Initiative,
     Kept,
     MarketDiscarded,
     MarketTurnEnded,
-    Pending,
-    Player,
     Refreshed,
     Rerolled,
     Salvaged,
@@ -37,9 +33,15 @@ from engine.roll_player.model import (
     SkillUsed,
     StartingDiceDrawn,
     StartingDicePlaced,
-    State,
     Swapped,
     WeaponDropped,
+)
+from engine.roll_player.model import (
+    Die,
+    Initiative,
+    Pending,
+    Player,
+    State,
     add_die,
     bag_add,
     moved,

@@ -9,20 +9,23 @@ working state and is written into an event.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from engine.core import rng_for
 from engine.roll_player.content import CATALOG, COLOURS, GOLD
-from engine.roll_player.evolve import evolve
-from engine.roll_player.model import (
+from engine.roll_player.events import (
     CardsDealt,
     ClassDiceDrawn,
     CleanedUp,
     DiceArranged,
     DiceRolled,
-    Die,
     GameEnded,
     StartingDiceDrawn,
+)
+from engine.roll_player.evolve import evolve
+from engine.roll_player.model import (
+    Die,
     State,
     order_from,
 )
@@ -60,14 +63,17 @@ def needs_arranging(pool: tuple[Die, ...]) -> bool:
 
 def advance(em: Emitter) -> None:
     """Emit automatic events until someone has a decision (or the game is over)."""
-    while (event := _automatic(em.state, em.rng())) is not None:
+    while (event := _automatic(em.state, em.rng)) is not None:
         em.emit(event)
 
 
-def _automatic(s: State, rng: random.Random) -> Any | None:
+def _automatic(s: State, rng_of: Callable[[], random.Random]) -> Any | None:
+    """The next automatic event, if any; ``rng_of()`` gives the generator of its draws
+    (made only for an event that draws)."""
     if s.phase == "sheets" and not s.queue and s.class_mode == "draw":
-        return ClassDiceDrawn(_class_draws(s, rng))
+        return ClassDiceDrawn(_class_draws(s, rng_of()))
     if s.phase == "classes" and all(p.klass for p in s.players):
+        rng = rng_of()
         if not s.players[0].backstory:
             return CardsDealt(
                 tuple(rng.sample(sorted(CATALOG.backstories), s.seats)),
@@ -75,16 +81,16 @@ def _automatic(s: State, rng: random.Random) -> Any | None:
             )
         return StartingDiceDrawn(_starting(s, rng))
     if s.phase == "placing" and len(s.done) == s.seats:
-        return DiceRolled(1, draw(s.bag, len(s.initiative), rng))
+        return DiceRolled(1, draw(s.bag, len(s.initiative), rng_of()))
     if s.phase == "arrange" and not s.pool and s.round > 0 and s.turn is None:
-        return DiceRolled(s.round + 1, draw(s.bag, len(s.initiative), rng))
+        return DiceRolled(s.round + 1, draw(s.bag, len(s.initiative), rng_of()))
     if s.phase == "arrange" and s.pool and not needs_arranging(s.pool):
         return DiceArranged(tuple(sorted(s.pool, key=lambda d: d.value)))
     if s.phase == "refresh" and all(p.full() for p in s.players):
         totals, best = winners(s.players)
         return GameEnded(totals, best)
     if s.phase == "refresh" and len(s.done) == s.seats:
-        return CleanedUp(_reshuffle(s, rng))
+        return CleanedUp(_reshuffle(s, rng_of()))
     return None
 
 

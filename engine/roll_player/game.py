@@ -9,12 +9,16 @@ from engine.core import Game, Policy, Result, clockwise_from
 from engine.memo import FRESH, Memo
 from engine.roll_player import legal, setup
 from engine.roll_player import view as _views
-from engine.roll_player.decide import decide
-from engine.roll_player.evolve import create, evolve
-from engine.roll_player.model import (
+from engine.roll_player.commands import (
     COMMANDS,
+)
+from engine.roll_player.decide import decide
+from engine.roll_player.events import (
     EVENTS,
     SetUp,
+)
+from engine.roll_player.evolve import create, evolve
+from engine.roll_player.model import (
     State,
 )
 from engine.roll_player.scoring import result
@@ -73,6 +77,11 @@ class RollPlayer(Game[State]):
     def legal_commands(self, state: State, seat: int) -> list[Any]:
         """Commands ``seat`` may send now."""
         return legal.legal_commands(state, seat)
+
+    def legal_inputs(self, state: State, seat: int) -> tuple[Any, ...]:
+        """What ``seat``'s legal commands are made from (another seat's move rarely
+        changes them)."""
+        return legal.legal_inputs(state, seat)
 
     def awaiting(self, state: State) -> frozenset[int]:
         """Seats whose clocks run."""

@@ -12,11 +12,7 @@ from typing import Any
 
 from engine.core import rng_for
 from engine.frozen import replace
-from engine.roll_player.content import CATALOG
-from engine.roll_player.effects import ROW_EFFECTS, targets
-from engine.roll_player.errors import RollPlayerRejection
-from engine.roll_player.market import max_buys, payment
-from engine.roll_player.model import (
+from engine.roll_player.commands import (
     Act,
     Arrange,
     Buy,
@@ -30,8 +26,14 @@ from engine.roll_player.model import (
     PlaceStart,
     Refresh,
     SkipAction,
-    State,
     UseSkill,
+)
+from engine.roll_player.content import CATALOG
+from engine.roll_player.effects import NO_TARGET, ROW_EFFECTS, player_targets, targets
+from engine.roll_player.errors import RollPlayerRejection
+from engine.roll_player.market import max_buys, payment
+from engine.roll_player.model import (
+    State,
     moved,
 )
 from engine.roll_player.rounds import SETUP_PHASES, skill_effect
@@ -52,6 +54,61 @@ def awaiting(s: State) -> frozenset[int]:
     return frozenset(waiting)
 
 
+def is_awaited(s: State, seat: int) -> bool:
+    """Whether ``seat`` is in :func:`awaiting` (without making the set)."""
+    if s.phase == "over" or not 0 <= seat < s.seats:
+        return False
+    if s.players[seat].pending is not None:
+        return True
+    if s.turn is not None:
+        return s.turn == seat
+    return s.phase in ("classes", "placing", "refresh") and seat not in s.done
+
+
+def legal_inputs(s: State, seat: int) -> tuple[Any, ...]:
+    """The parts of ``s`` that ``legal_commands(s, seat)`` reads (a host compares them by
+    identity and keeps the commands while all are the same objects).
+
+    A seat that is not awaited has only its skills and weapon drops: they read its own
+    sheet, whether rounds are on, whether it is its Market Phase turn (``market_turn``
+    skills) and, for a seat with a salvage ability, the discard pile. An awaited seat's
+    decision reads the phase and the phase's own parts too; another seat's sheet
+    matters only while sheets and classes are chosen."""
+    player = s.players[seat]
+    awaited = is_awaited(s, seat)
+    common = (
+        awaited,
+        s.phase if awaited else s.phase in _NO_SKILLS,
+        s.phase == "market" and s.turn == seat,
+        player,
+        s.discard if player.klass in SALVAGING or not SALVAGING.isdisjoint(player.cards) else None,
+    )
+    if not awaited:
+        return common
+    match s.phase:
+        case "sheets" | "classes":
+            return (*common, s.players, s.class_mode)
+        case "placing":
+            return (*common, s.starting, s.seed, s.draws)
+        case "arrange":
+            return (*common, s.pool)
+        case "dice":
+            return (*common, s.initiative)
+        case "action":
+            return (*common, s.action_row)
+        case "market":
+            return (*common, s.market)
+    return common
+
+
+_NO_SKILLS = frozenset((*SETUP_PHASES, "over"))
+SALVAGING = frozenset(
+    [name for name, card in CATALOG.cards.items() if card.effect and card.effect.kind == "salvage"]
+    + [name for name, k in CATALOG.classes.items() if k.ability.kind == "salvage"]
+)
+"""The skill cards and classes whose ability takes a card from the discard pile."""
+
+
 def legal_commands(s: State, seat: int) -> list[Any]:
     """Every command ``seat`` may send now (placements: a reasonable subset)."""
     if s.phase == "over" or not 0 <= seat < s.seats:
@@ -67,7 +124,7 @@ def legal_commands(s: State, seat: int) -> list[Any]:
 
 def timeout_command(s: State, seat: int) -> Any | None:
     """A sensible default for an awaited seat: the first offered decision."""
-    if seat not in awaiting(s):
+    if not is_awaited(s, seat):
         return None
     if s.players[seat].pending is not None:
         return Keep(seat, False)
@@ -81,7 +138,7 @@ def timeout_command(s: State, seat: int) -> Any | None:
 
 
 def _decision(s: State, seat: int) -> list[Any]:
-    if seat not in awaiting(s):
+    if not is_awaited(s, seat):
         return []
     match s.phase:
         case "sheets":
@@ -173,9 +230,11 @@ def _buys(s: State, seat: int, name: str) -> list[Any]:
 
 
 def _skills(s: State, seat: int) -> list[Any]:
+    """Each usable skill (a copy owned twice counts once) plainly, then with each target
+    from where its arrow moves the token; a target that names nothing is the plain use."""
     p = s.players[seat]
     out: list[Any] = []
-    names = [c.name for c in p.owned("skill")]
+    names = list(dict.fromkeys(c.name for c in p.owned("skill")))
     klass = p.klass_card()
     if klass is not None and klass.ability.active:
         names.append("class")
@@ -184,17 +243,12 @@ def _skills(s: State, seat: int) -> list[Any]:
             effect = skill_effect(s, seat, name)
         except RollPlayerRejection:
             continue
-        after = s
+        after = p
         if name != "class":
             out.append(UseSkill(seat, name))
-            after = _arrow_moved(s, seat, CATALOG.cards[name].arrow)
-        for t in targets(after, seat, effect):
+            after = replace(p, cell=moved(p.cell, CATALOG.cards[name].arrow) or p.cell)
+        for t in player_targets(after, s.discard, effect):
+            if name != "class" and t == NO_TARGET:
+                continue  # the plain use, listed already
             out.append(UseSkill(seat, name, t.slot, t.other, t.delta, t.direction, t.card))
-    return list(dict.fromkeys(out))
-
-
-def _arrow_moved(s: State, seat: int, arrow: str) -> State:
-    """``s`` with ``seat``'s token moved by a skill's arrow (targets are chosen from there)."""
-    p = s.players[seat]
-    p = replace(p, cell=moved(p.cell, arrow) or p.cell)
-    return replace(s, players=(*s.players[:seat], p, *s.players[seat + 1 :]))
+    return out

@@ -3,19 +3,23 @@
 from __future__ import annotations
 
 from engine.roll_player import errors as E
-from engine.roll_player.content import CATALOG, Card
-from engine.roll_player.flow import Emitter
-from engine.roll_player.model import (
-    AlignmentMoved,
-    Bought,
+from engine.roll_player.commands import (
     Buy,
     DiscardCard,
     EndMarketTurn,
+)
+from engine.roll_player.content import CATALOG, Card
+from engine.roll_player.events import (
+    AlignmentMoved,
+    Bought,
     MarketDiscarded,
     MarketTurnEnded,
+    WeaponDropped,
+)
+from engine.roll_player.flow import Emitter
+from engine.roll_player.model import (
     Player,
     State,
-    WeaponDropped,
     moved,
 )
 from engine.roll_player.rounds import _no_pending

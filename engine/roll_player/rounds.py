@@ -8,27 +8,31 @@ from __future__ import annotations
 import itertools
 
 from engine.roll_player import errors as E
-from engine.roll_player.content import CATALOG, GOLD, Effect
-from engine.roll_player.effects import ROW_EFFECTS, Target, effect_events, unused
-from engine.roll_player.flow import Emitter
-from engine.roll_player.model import (
+from engine.roll_player.commands import (
     Act,
-    ActionDone,
     Arrange,
-    DiceArranged,
     Draft,
-    Drafted,
     DropWeapon,
     Keep,
-    Kept,
     Refresh,
+    SkipAction,
+    UseSkill,
+)
+from engine.roll_player.content import CATALOG, GOLD, Effect
+from engine.roll_player.effects import ROW_EFFECTS, Target, effect_events, unused
+from engine.roll_player.events import (
+    ActionDone,
+    DiceArranged,
+    Drafted,
+    Kept,
     Refreshed,
     Rerolled,
     SkillUsed,
-    SkipAction,
-    State,
-    UseSkill,
     WeaponDropped,
+)
+from engine.roll_player.flow import Emitter
+from engine.roll_player.model import (
+    State,
     gold_per_die,
     moved,
 )
@@ -80,7 +84,7 @@ def act(em: Emitter, c: Act) -> None:
     target = Target(c.slot, c.other, c.delta, c.direction)
     if unused(effect, target):
         raise E.BadTarget("name the target of the action, or skip it")
-    events = effect_events(s, c.seat, effect, target, "action", em.rng())
+    events = effect_events(s, c.seat, effect, target, "action", em.rng)
     em.emit(*events)
     if not isinstance(events[-1], Rerolled):
         em.emit(ActionDone(c.seat))
@@ -136,7 +140,7 @@ def use_skill(em: Emitter, c: UseSkill) -> None:
     target = Target(c.slot, c.other, c.delta, c.direction, c.card)
     em.emit(SkillUsed(c.seat, c.skill))  # the arrow first: an align effect starts from there
     if not unused(effect, target):
-        em.emit(*effect_events(em.state, c.seat, effect, target, c.skill, em.rng()))
+        em.emit(*effect_events(em.state, c.seat, effect, target, c.skill, em.rng))
 
 
 def drop_weapon(em: Emitter, c: DropWeapon) -> None:

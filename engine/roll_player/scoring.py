@@ -6,7 +6,10 @@ from typing import Any
 
 from engine.core import Result
 from engine.roll_player.content import ATTRS, CATALOG, Score
-from engine.roll_player.model import Player, State
+from engine.roll_player.model import (
+    Player,
+    State,
+)
 
 
 def attribute_scores(p: Player) -> tuple[int, ...]:
@@ -37,8 +40,9 @@ def backstory_matches(p: Player) -> int:
 def armor_stars(p: Player) -> dict[str, int]:
     """Stars per armor set, with the class-colour bonus when a card of the set matches."""
     out: dict[str, int] = {}
+    armor = p.owned("armor")
     for name, table in CATALOG.armor_sets.items():
-        cards = [c for c in p.owned("armor") if c.set == name]
+        cards = [c for c in armor if c.set == name]
         if not cards:
             continue
         stars = table[min(len(cards), len(table)) - 1]
@@ -48,13 +52,14 @@ def armor_stars(p: Player) -> dict[str, int]:
     return out
 
 
-def trait_stars(p: Player, score: Score) -> int:
-    """Stars one trait's condition gives ``p``."""
-    attrs = attribute_scores(p)
+def trait_stars(p: Player, score: Score, attrs: tuple[int, ...] | None = None) -> int:
+    """Stars one trait's condition gives ``p`` (``attrs``: its attribute scores, if known)."""
     match score.kind:
         case "attr_min":
+            attrs = attribute_scores(p) if attrs is None else attrs
             return score.stars if attrs[score.attr] >= score.value else 0
         case "attr_max":
+            attrs = attribute_scores(p) if attrs is None else attrs
             return score.stars if attrs[score.attr] <= score.value else 0
         case "alignment_row":
             return score.stars if p.cell // 3 == score.row else 0
@@ -80,7 +85,9 @@ def breakdown(p: Player) -> dict[str, Any]:
     alignment = CATALOG.alignments.get(p.alignment, (0,) * 9)[p.cell]
     story = CATALOG.rules.backstory_stars[backstory_matches(p)]
     armor = armor_stars(p)
-    traits = {c.name: trait_stars(p, c.score) for c in p.owned("trait") if c.score is not None}
+    traits = {
+        c.name: trait_stars(p, c.score, scores) for c in p.owned("trait") if c.score is not None
+    }
     colour = class_dice(p) * CATALOG.rules.class_die_stars
     total = sum(goals.values()) + colour + alignment + story + sum(armor.values())
     total += sum(traits.values())

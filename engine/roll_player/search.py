@@ -22,7 +22,13 @@ import attrs
 from engine.core import SearchBot, get_game
 from engine.errors import Rejection
 from engine.roll_player.bots import _projected, _value, estimate, goal_policy, player_from_view
-from engine.roll_player.model import Draft, Player, State
+from engine.roll_player.commands import (
+    Draft,
+)
+from engine.roll_player.model import (
+    Player,
+    State,
+)
 from engine.roll_player.scoring import armor_stars, trait_stars
 
 CANDIDATES = 4

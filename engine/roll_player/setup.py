@@ -8,16 +8,20 @@ from typing import Any
 from engine.core import rng_for
 from engine.errors import BadOptions
 from engine.roll_player import errors as E
-from engine.roll_player.content import CATALOG
-from engine.roll_player.flow import Emitter
-from engine.roll_player.model import (
+from engine.roll_player.commands import (
     ChooseClass,
     ChooseSheet,
-    ClassChosen,
     PlaceStart,
+)
+from engine.roll_player.content import CATALOG
+from engine.roll_player.events import (
+    ClassChosen,
     SetUp,
     SheetChosen,
     StartingDicePlaced,
+)
+from engine.roll_player.flow import Emitter
+from engine.roll_player.model import (
     State,
     gold_per_die,
     is_gold,

@@ -10,8 +10,7 @@ from typing import Any
 
 from engine.core import Touch, touch
 from engine.memo import FRESH, Memo
-from engine.roll_player.legal import awaiting
-from engine.roll_player.model import (
+from engine.roll_player.events import (
     ActionDone,
     Adjusted,
     AlignmentMoved,
@@ -24,7 +23,6 @@ from engine.roll_player.model import (
     CreditGained,
     DiceArranged,
     DiceRolled,
-    Die,
     Drafted,
     Flipped,
     GameEnded,
@@ -32,7 +30,6 @@ from engine.roll_player.model import (
     Kept,
     MarketDiscarded,
     MarketTurnEnded,
-    Player,
     Refreshed,
     Rerolled,
     Salvaged,
@@ -40,9 +37,14 @@ from engine.roll_player.model import (
     SkillUsed,
     StartingDiceDrawn,
     StartingDicePlaced,
-    State,
     Swapped,
     WeaponDropped,
+)
+from engine.roll_player.legal import awaiting
+from engine.roll_player.model import (
+    Die,
+    Player,
+    State,
 )
 from engine.roll_player.scoring import breakdown, winners
 
@@ -51,7 +53,14 @@ def _die(d: Die | None) -> dict[str, Any] | None:
     return None if d is None else {"colour": d.colour, "value": d.value}
 
 
-def _player(p: Player, over: bool) -> dict[str, Any]:
+def _row(row: tuple[Die, ...]) -> list[dict[str, Any] | None]:
+    return [_die(d) for d in row]
+
+
+def _player(p: Player, over: bool, seat: int, memo: Memo) -> dict[str, Any]:
+    """A sheet; its rows and its score come through ``memo`` by what they are made from,
+    so a change to one row leaves the other rows (and the score, when it stays) the
+    same objects."""
     out: dict[str, Any] = {
         "race": p.race,
         "side": p.side,
@@ -61,7 +70,7 @@ def _player(p: Player, over: bool) -> dict[str, Any]:
         "backstory": p.backstory,
         "cell": p.cell,
         "gold": p.gold,
-        "rows": [[_die(d) for d in row] for row in p.rows],
+        "rows": [memo.part(("row", seat, r), _row, row) for r, row in enumerate(p.rows)],
         "cards": list(p.cards),
         "exhausted": sorted(p.exhausted),
         "charisma": p.charisma,
@@ -78,8 +87,13 @@ def _player(p: Player, over: bool) -> dict[str, Any]:
         },
     }
     if over or p.klass:
-        out["score"] = breakdown(p)
+        out["score"] = memo.keyed(("score", seat), score_inputs(p), lambda: breakdown(p))
     return out
+
+
+def score_inputs(p: Player) -> tuple[Any, ...]:
+    """The fields of a sheet that its score breakdown reads."""
+    return (p.klass, p.race, p.colour, p.rows, p.cards, p.alignment, p.cell, p.backstory, p.gold)
 
 
 def _players(s: State, memo: Memo) -> list[dict[str, Any]]:
@@ -131,7 +145,8 @@ def view_part(s: State, key: str, memo: Memo = FRESH) -> Any:
 
 def seat_view(s: State, seat: int, memo: Memo = FRESH) -> dict[str, Any]:
     """The view's ``players[seat]`` alone."""
-    return memo.part(("player", seat), _player, s.players[seat], s.phase == "over")
+    player, over = s.players[seat], s.phase == "over"
+    return memo.keyed(("player", seat), (player, over), lambda: _player(player, over, seat, memo))
 
 
 TURNS = ("phase", "turn", "queue", "done", "awaiting")

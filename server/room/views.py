@@ -191,18 +191,21 @@ class Views:
             return dict.fromkeys(self.viewers, shared)
         return {viewer: game.view(state, viewer, self.memos[viewer]) for viewer in self.viewers}
 
-    def _you(self, seat: int) -> dict[str, Any]:
+    def _you(self, seat: int, playing: bool | None = None) -> dict[str, Any]:
         """``seat``'s ``you`` part now: the same object while its legal commands stay.
 
         They are computed again only when one of the state parts they come from (the
-        game's ``legal_inputs``, engine.core) is not the same object as last time."""
+        game's ``legal_inputs``, engine.core) is not the same object as last time.
+        ``playing``: whether the game is started and not over (None: not known yet)."""
         model = self.model
-        inputs = (model.started, model.is_over, *model.game.legal_inputs(model.state, seat))
+        if playing is None:
+            playing = model.started and not model.is_over
+        inputs = (playing, *model.game.legal_inputs(model.state, seat))
         kept = self.inputs.get(seat)
         if kept is not None and len(kept) == len(inputs) and all(map(is_, kept, inputs)):
             return self.you[seat]
         self.inputs[seat] = inputs
-        commands = legal_commands(model, seat)
+        commands = model.game.legal_commands(model.state, seat) if playing else []
         before = self.commands.get(seat)
         if before is None or commands != before:
             known = _by_command(before, self.you[seat]["legal"]) if before else None
@@ -264,9 +267,10 @@ class Views:
                    for v in self.viewers}  # fmt: skip
         self.game = game
         legal = range(model.seats) if touched is None or touched.legal is None else touched.legal
+        playing = model.started and not model.is_over
         for seat in legal:
             was = self.you[seat]
-            now = self._you(seat)
+            now = self._you(seat, playing)
             seen = ops.get(seat, ops[None]) if self.public else ops[seat]
             ops[seat] = seen if now is was else seen + diff(was, now, YOU)
         for seat in range(model.seats):  # the seats whose legal commands stay

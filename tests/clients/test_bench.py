@@ -210,3 +210,19 @@ def test_core_bench_plays_every_game(capsys: pytest.CaptureFixture[str]) -> None
             assert row["commands"] > 30 and row["together"] == bool(extra)
             stages = row["decide_us"] + row["fold_us"] + row["shell_us"]
             assert row["us_per_command"] == pytest.approx(stages, abs=0.5)
+
+
+def test_replay_bench_records_and_replays_games(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``python -m clients.bench.replay``: the first bot's commands of a game are recorded,
+    and replaying them through a fresh room core reaches the end of the same game."""
+    from clients.bench import replay
+
+    recorded = tmp_path / "inputs.json"
+    assert replay.main(["record", str(recorded), "--games", "rollie", "--plays", "1"]) == 0
+    commands = len(json.loads(recorded.read_text())["rollie"][0])
+    assert commands > 30
+    capsys.readouterr()
+    assert replay.main(["run", str(recorded), "--game", "rollie", "--plays", "1"]) == 0
+    assert capsys.readouterr().out.strip() == f"rollie: 1 games, {commands} commands"

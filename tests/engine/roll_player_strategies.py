@@ -16,19 +16,21 @@ from hypothesis import strategies as st
 from engine.core import replay
 from engine.roll_player import GAME
 from engine.roll_player.content import CATALOG
-from engine.roll_player.model import (
+from engine.roll_player.events import (
     ActionDone,
     CardsDealt,
     ClassChosen,
     ClassDiceDrawn,
     DiceArranged,
     DiceRolled,
-    Die,
     Drafted,
     SetUp,
     SheetChosen,
     StartingDiceDrawn,
     StartingDicePlaced,
+)
+from engine.roll_player.model import (
+    Die,
     State,
 )
 

@@ -11,25 +11,29 @@ import pytest
 
 from engine.errors import Rejection
 from engine.roll_player import GAME
-from engine.roll_player.model import (
+from engine.roll_player.commands import (
+    Buy,
+    Draft,
+    Keep,
+    UseSkill,
+)
+from engine.roll_player.events import (
     ActionDone,
     Adjusted,
     AlignmentMoved,
     Bought,
-    Buy,
     CharismaTaken,
     CreditGained,
-    Draft,
     Drafted,
     Flipped,
     GoldGained,
-    Keep,
     Kept,
     Rerolled,
     SkillUsed,
-    State,
     Swapped,
-    UseSkill,
+)
+from engine.roll_player.model import (
+    State,
 )
 from tests.engine.roll_player_strategies import dice, dice_phase, given, opening, rolled, then, when
 

@@ -9,14 +9,18 @@ import pytest
 from engine.core import get_game, replay
 from engine.errors import NotASeat
 from engine.roll_player import GAME
-from engine.roll_player.model import (
+from engine.roll_player.commands import (
     Act,
-    Drafted,
     Keep,
     PlaceStart,
     Refresh,
-    SetUp,
     SkipAction,
+)
+from engine.roll_player.events import (
+    Drafted,
+    SetUp,
+)
+from engine.roll_player.model import (
     State,
 )
 from tests.engine.roll_player_strategies import dice, given, opening, play, rolled, then

@@ -7,29 +7,33 @@ import pytest
 
 from engine.errors import Rejection
 from engine.roll_player import GAME
+from engine.roll_player.commands import (
+    Buy,
+    DiscardCard,
+    Draft,
+    DropWeapon,
+    EndMarketTurn,
+    Refresh,
+    SkipAction,
+    UseSkill,
+)
 from engine.roll_player.content import CATALOG
-from engine.roll_player.model import (
+from engine.roll_player.events import (
     ActionDone,
     AlignmentMoved,
     Bought,
-    Buy,
     CharismaTaken,
     CleanedUp,
     DiceRolled,
-    DiscardCard,
-    Draft,
     Drafted,
-    DropWeapon,
-    EndMarketTurn,
     GameEnded,
     MarketDiscarded,
     MarketTurnEnded,
-    Refresh,
     SkillUsed,
-    SkipAction,
-    State,
-    UseSkill,
     WeaponDropped,
+)
+from engine.roll_player.model import (
+    State,
 )
 from tests.engine.roll_player_strategies import (
     deck,

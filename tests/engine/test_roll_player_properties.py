@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import random
+from operator import is_
 from typing import Any
 
 import attrs
@@ -16,7 +17,16 @@ from engine.core import replay
 from engine.data import to_data
 from engine.errors import Rejection
 from engine.roll_player import GAME
-from engine.roll_player.model import COMMANDS, EVENTS, State
+from engine.roll_player.commands import (
+    COMMANDS,
+)
+from engine.roll_player.events import (
+    EVENTS,
+)
+from engine.roll_player.legal import is_awaited
+from engine.roll_player.model import (
+    State,
+)
 from tests.engine.roll_player_strategies import class_modes, play, policies, seats, seeds
 
 FAST = settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -92,6 +102,23 @@ def test_legal_and_timeout_commands_are_accepted(n: int, seed: int, mode: str) -
             assert GAME.timeout_command(s, seat) is None
             for command in GAME.legal_commands(s, seat):  # skills out of turn, weapon drops
                 GAME.decide(s, command)
+
+
+@FAST
+@given(seats, seeds, class_modes)
+def test_legal_inputs_name_what_legal_commands_read(n: int, seed: int, mode: str) -> None:
+    """From one event to the next, a seat whose ``legal_inputs`` are the same objects has
+    the same legal commands (a host keeps them then); ``is_awaited`` agrees with
+    ``awaiting``."""
+    events = play(n, seed, "random", mode=mode)
+    state = GAME.create(events[0])
+    for event in events[1:]:
+        before, state = state, GAME.evolve(state, event)
+        for seat in range(n):
+            assert is_awaited(state, seat) == (seat in GAME.awaiting(state))
+            kept, now = GAME.legal_inputs(before, seat), GAME.legal_inputs(state, seat)
+            if len(kept) == len(now) and all(map(is_, kept, now)):
+                assert GAME.legal_commands(state, seat) == GAME.legal_commands(before, seat)
 
 
 NAMES = ["", "class", "Climb", "Helm", "Longsword", "Reckless", "Human", "Cleric", "up", "x"]

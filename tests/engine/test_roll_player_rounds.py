@@ -7,25 +7,29 @@ import pytest
 
 from engine.errors import Rejection
 from engine.roll_player import GAME
-from engine.roll_player.model import (
+from engine.roll_player.commands import (
     Act,
+    Arrange,
+    Draft,
+    Keep,
+    PlaceStart,
+    SkipAction,
+)
+from engine.roll_player.events import (
     ActionDone,
     Adjusted,
     AlignmentMoved,
-    Arrange,
     CharismaTaken,
     DiceArranged,
     DiceRolled,
-    Draft,
     Drafted,
     Flipped,
-    Keep,
     Kept,
-    PlaceStart,
     Rerolled,
-    SkipAction,
-    State,
     Swapped,
+)
+from engine.roll_player.model import (
+    State,
 )
 from tests.engine.roll_player_strategies import dice, die, given, opening, rolled, then, when
 

@@ -5,7 +5,10 @@ from __future__ import annotations
 import pytest
 
 from engine.roll_player.content import CATALOG
-from engine.roll_player.model import Die, Player
+from engine.roll_player.model import (
+    Die,
+    Player,
+)
 from engine.roll_player.scoring import (
     armor_stars,
     attribute_scores,

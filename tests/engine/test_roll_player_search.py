@@ -5,7 +5,9 @@ from __future__ import annotations
 import random
 
 from engine.core import SearchBot, choose, get_game
-from engine.roll_player.model import Draft
+from engine.roll_player.commands import (
+    Draft,
+)
 from engine.roll_player.search import bot
 
 

@@ -6,14 +6,16 @@ import pytest
 
 from engine.errors import BadOptions, Rejection
 from engine.roll_player import GAME
-from engine.roll_player.content import CATALOG
-from engine.roll_player.model import (
-    CardsDealt,
+from engine.roll_player.commands import (
     ChooseClass,
     ChooseSheet,
+    PlaceStart,
+)
+from engine.roll_player.content import CATALOG
+from engine.roll_player.events import (
+    CardsDealt,
     ClassChosen,
     ClassDiceDrawn,
-    PlaceStart,
     SetUp,
     SheetChosen,
     StartingDiceDrawn,
