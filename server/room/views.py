@@ -32,7 +32,7 @@ from engine.data import to_data
 from engine.memo import FRESH, Memo
 from protocol.codec import MSGPACK
 from protocol.patch import Op, diff
-from server.room.model.records import ChatLine, RoomModel
+from server.room.model.room import ChatLine, RoomModel
 
 Viewer = int | None
 

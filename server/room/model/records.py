@@ -47,11 +47,6 @@ seats get bots), ``host_grace`` (seconds the host may be gone before the role pa
 
 A seat token and a command's body are kept as digests (:mod:`~.digests`). The records
 fold into a :class:`~server.room.model.room.RoomModel` in :mod:`~.fold`.
-
-:class:`RoomModel` and :class:`ChatLine` (of :mod:`~.room`) are re-exported here for
-:mod:`server.room.views` alone, which still imports them from this module: it was being
-changed by other work when the model moved out, so its import moves with its next
-change, and the re-export then goes. Everything else imports them from :mod:`~.room`.
 """
 
 from __future__ import annotations
@@ -65,8 +60,6 @@ from engine.core import Game
 from engine.data import to_data
 from engine.fairness import commitment
 from server.room.model.digests import token_hash
-from server.room.model.room import ChatLine as ChatLine
-from server.room.model.room import RoomModel as RoomModel
 
 Plain = dict[str, Any]
 
