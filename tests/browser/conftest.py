@@ -40,8 +40,15 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if here in Path(str(item.fspath)).parents:
             item.add_marker(pytest.mark.browser)
-            if inspect.iscoroutinefunction(getattr(item, "function", None)):
-                item.add_marker(pytest.mark.asyncio(loop_scope="module"), append=False)
+
+
+def pytest_collectstart(collector: pytest.Collector) -> None:
+    """A module of async browser tests runs them in its own event loop, as a module-level
+    ``pytestmark = pytest.mark.asyncio(loop_scope="module")`` would say."""
+    if isinstance(collector, pytest.Module) and Path(__file__).parent in collector.path.parents:
+        tests = [f for name, f in vars(collector.obj).items() if name.startswith("test_")]
+        if any(inspect.iscoroutinefunction(f) for f in tests):
+            collector.add_marker(pytest.mark.asyncio(loop_scope="module"))
 
 
 def require_chromium() -> None:
