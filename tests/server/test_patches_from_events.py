@@ -19,14 +19,13 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
-from msgpack import packb
 
-from protocol.patch import apply, same
+from protocol.patch import apply
 from server.room.model.fold import evolve, rebuild
 from server.room.model.records import Played, from_plain
 from server.room.model.room import RoomModel
 from server.room.views import Views, legal_commands, reference_view
-from tests.server.core_harness import Table
+from tests.server.core_harness import Table, strictly_same
 
 CASES = [
     ("rollie", 3, {}),
@@ -52,19 +51,6 @@ def played_log(game: str, seats: int, options: dict[str, Any], seed: int) -> lis
             break
         table.command(move[0] + 1, f"c{step}", move[1])
     return table.log
-
-
-def strictly_same(a: Any, b: Any) -> bool:
-    """:func:`protocol.patch.same` (types must match: ``1``, ``True`` and ``1.0`` differ),
-    mostly at C speed: values that are equal and whose msgpack forms are equal byte for
-    byte, of exact plain types (``strict_types``), are the same; anything else (the keys of
-    a map in another order, a tuple, a type msgpack refuses) is left to ``same``."""
-    try:
-        if a == b and packb(a, strict_types=True) == packb(b, strict_types=True):
-            return True
-    except (TypeError, ValueError, OverflowError):
-        pass
-    return same(a, b)
 
 
 def check(views: Views, model: RoomModel, mirrors: dict[Any, Any], where: str) -> None:
