@@ -37,11 +37,12 @@ $(AXE): tests/browser/package-lock.json
 	if command -v npm >/dev/null 2>&1; then (cd tests/browser && npm ci --no-audit --no-fund --silent) && touch $@; fi
 
 # The suite on TEST_WORKERS processes (pytest-xdist; one file stays on one worker, so a
-# file's fixtures are made once): most tests wait on sockets, servers and browsers, so
-# two workers on two cores take about half the time. TEST_WORKERS=0 runs it in one process.
+# file's fixtures are made once; the slow files first, in tests/conftest.py's order, so
+# both workers end together): most tests wait on sockets, servers and browsers, so two
+# workers on two cores take about half the time. TEST_WORKERS=0 runs it in one process.
 TEST_WORKERS ?= 2
 test: $(STAMP) $(AXE)
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --ignore=$(CONTAINER_TEST) $(PYTEST_ARGS)
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder --ignore=$(CONTAINER_TEST) $(PYTEST_ARGS)
 
 # deploy/Dockerfile built with buildah (its Debian base made by deploy/base-image.sh when
 # missing) and run: alone, then as deploy/compose.yaml's services with a node killed.

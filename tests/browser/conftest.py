@@ -3,16 +3,26 @@
 The server runs in the test's own event loop (``tests.support.server.serve``) and the
 async Playwright API shares that loop, so nothing blocks it. Without /usr/bin/chromium
 the tests skip, unless ROLLHOUSE_REQUIRE_BROWSER=1 makes a missing browser a failure.
+
+One Chromium per test module: the module's tests run in one event loop (the module's,
+marked here), so they share the browser that Playwright launched in it, and each test
+still gets fresh contexts (own storage, cookies, permissions), closed when it ends, and a
+server of its own. An async fixture of a browser test therefore runs in the module's loop
+too (``@pytest_asyncio.fixture(loop_scope="module")``), as ``live_server`` does here.
 """
 
 from __future__ import annotations
 
+import inspect
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+import pytest_asyncio
+
+from tests.support.server import LiveServer, serve
 
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -32,6 +42,15 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.browser)
 
 
+def pytest_collectstart(collector: pytest.Collector) -> None:
+    """A module of async browser tests runs them in its own event loop, as a module-level
+    ``pytestmark = pytest.mark.asyncio(loop_scope="module")`` would say."""
+    if isinstance(collector, pytest.Module) and Path(__file__).parent in collector.path.parents:
+        tests = [f for name, f in vars(collector.obj).items() if name.startswith("test_")]
+        if any(inspect.iscoroutinefunction(f) for f in tests):
+            collector.add_marker(pytest.mark.asyncio(loop_scope="module"))
+
+
 def require_chromium() -> None:
     """Skip (or fail, when ROLLHOUSE_REQUIRE_BROWSER=1) without a chromium binary."""
     if CHROMIUM.exists():
@@ -42,8 +61,9 @@ def require_chromium() -> None:
     pytest.skip(message)
 
 
-@pytest.fixture
-async def browser() -> AsyncIterator[Any]:
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def chromium() -> AsyncIterator[Any]:
+    """The module's Chromium, launched once (about 0.8 s with Playwright's driver)."""
     require_chromium()
     from playwright.async_api import async_playwright
 
@@ -57,10 +77,28 @@ async def browser() -> AsyncIterator[Any]:
             await instance.close()
 
 
+@pytest_asyncio.fixture(loop_scope="module")
+async def browser(chromium: Any) -> AsyncIterator[Any]:
+    """The module's Chromium; the contexts a test leaves open are closed when it ends, so
+    the next test starts with none, as in a browser of its own."""
+    before = set(chromium.contexts)
+    yield chromium
+    for context in chromium.contexts:
+        if context not in before:
+            await context.close()
+
+
+@pytest_asyncio.fixture(loop_scope="module")
+async def live_server() -> AsyncIterator[LiveServer]:
+    """``tests.support.server.live_server`` in the module's event loop."""
+    async with serve() as server:
+        yield server
+
+
 NewPage = Callable[..., Awaitable[Any]]
 
 
-@pytest.fixture
+@pytest_asyncio.fixture(loop_scope="module")
 async def new_page(browser: Any) -> AsyncIterator[NewPage]:
     """A page in a fresh context (own localStorage), with a player name and a language.
 

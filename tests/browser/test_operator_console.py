@@ -10,6 +10,7 @@ import re
 from collections.abc import AsyncIterator
 
 import pytest
+import pytest_asyncio
 import websockets
 
 from server.api.operator import routes
@@ -25,7 +26,7 @@ BANNED = "203.0.113.50"
 REASON = "closed for the browser test"
 
 
-@pytest.fixture
+@pytest_asyncio.fixture(loop_scope="module")
 async def console_server() -> AsyncIterator[LiveServer]:
     """A server with the console on, behind a proxy on 127.0.0.1 (so the handshake check
     can speak for another address with X-Forwarded-For)."""

@@ -9,6 +9,7 @@ own localStorage); names and chat lines are text, never HTML.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from typing import Any
 
@@ -154,13 +155,16 @@ async def test_a_private_table_through_an_invite_link(
         for page in (ana, bruno):
             assert await page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
 
-    # both play a few moves
-    for page in (ana, bruno):
+    # both play a few moves, at once: whoever the game awaits first moves first (one after
+    # the other, the first page waited for its turn until the room's clock moved the game)
+    async def a_move(page: Any) -> None:
         seat = await my_seat(page)
         for _ in range(3):
             move = await play_one(page, seat)
             if move in ("roll", "take", "secure"):
                 break
+
+    await asyncio.gather(a_move(ana), a_move(bruno))
 
 
 async def test_a_host_removes_a_spectator(live_server: LiveServer, new_page: NewPage) -> None:

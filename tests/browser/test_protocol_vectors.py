@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+import pytest_asyncio
 
 from tests.browser.conftest import NewPage
 from tests.support.server import LiveServer
@@ -70,7 +71,7 @@ async def run_vectors(page: Any, broken: bool = False) -> dict[str, list[str]]:
     }
 
 
-@pytest.fixture
+@pytest_asyncio.fixture(loop_scope="module")
 async def page(live_server: LiveServer, new_page: NewPage) -> Any:
     page = await new_page(None)
     await page.goto(live_server.url + "/")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+import pytest_asyncio
 
 from tests.browser.conftest import NewPage
 from tests.support.server import LiveServer
@@ -39,7 +40,7 @@ async def describe(page: Any, before: dict, after: dict, events: list[str]) -> l
     return await page.evaluate(DESCRIBE, [before, after, events])  # type: ignore[no-any-return]
 
 
-@pytest.fixture
+@pytest_asyncio.fixture(loop_scope="module")
 async def page(live_server: LiveServer, new_page: NewPage) -> Any:
     page = await new_page(None)
     await page.goto(live_server.url + "/")

@@ -12,11 +12,13 @@ from collections.abc import Mapping
 from typing import Any
 
 import attrs
+from msgpack import packb
 
 from engine.core import get_game
 from engine.data import to_data
 from protocol.codec import MSGPACK
 from protocol.messages import Ack, Reject, ServerMessage, Welcome
+from protocol.patch import same
 from server.room.core import CoreSettings, RoomCore
 from server.room.io import (
     ActIn,
@@ -217,3 +219,16 @@ class Table:
             if (s, i) == (seat, cmd_id):
                 return reply_from_plain(i, data).reply
         return None
+
+
+def strictly_same(a: Any, b: Any) -> bool:
+    """:func:`protocol.patch.same` (types must match: ``1``, ``True`` and ``1.0`` differ),
+    mostly at C speed: values that are equal and whose msgpack forms are equal byte for
+    byte, of exact plain types (``strict_types``), are the same; anything else (the keys of
+    a map in another order, a tuple, a type msgpack refuses) is left to ``same``."""
+    try:
+        if a == b and packb(a, strict_types=True) == packb(b, strict_types=True):
+            return True
+    except (TypeError, ValueError, OverflowError):
+        pass
+    return same(a, b)

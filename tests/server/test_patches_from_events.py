@@ -20,12 +20,12 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from protocol.patch import apply, same
+from protocol.patch import apply
 from server.room.model.fold import evolve, rebuild
 from server.room.model.records import Played, from_plain
 from server.room.model.room import RoomModel
 from server.room.views import Views, legal_commands, reference_view
-from tests.server.core_harness import Table
+from tests.server.core_harness import Table, strictly_same
 
 CASES = [
     ("rollie", 3, {}),
@@ -56,8 +56,8 @@ def played_log(game: str, seats: int, options: dict[str, Any], seed: int) -> lis
 def check(views: Views, model: RoomModel, mirrors: dict[Any, Any], where: str) -> None:
     for viewer, mirror in mirrors.items():
         fresh = reference_view(model, viewer)
-        assert same(mirror, fresh), f"{where}: viewer {viewer}'s mirror differs from view()"
-        assert same(views.snapshot(viewer), fresh), f"{where}: viewer {viewer}'s kept view"
+        assert strictly_same(mirror, fresh), f"{where}: viewer {viewer}'s mirror differs"
+        assert strictly_same(views.snapshot(viewer), fresh), f"{where}: viewer {viewer}'s kept view"
         if viewer is not None:
             assert views.commands[viewer] == legal_commands(model, viewer), f"{where}: legal"
 

@@ -16,10 +16,10 @@ import pytest
 
 from protocol.codec import codec_for
 from protocol.messages import Patch, Snapshot, Welcome
-from protocol.patch import apply, same
+from protocol.patch import apply
 from server.room.io import Send
 from server.room.views import Viewer, reference_view
-from tests.server.core_harness import Table
+from tests.server.core_harness import Table, strictly_same
 
 CODEC = codec_for("rollhouse.v1.msgpack")
 SPECTATOR = 100
@@ -66,8 +66,12 @@ def check(table: Table, mirrors: Mirrors, step: int) -> None:
     for peer, view in mirrors.views.items():
         viewer = mirrors.seats[peer]
         fresh = reference_view(model, viewer)
-        assert same(view, fresh), f"step {step}: peer {peer}'s mirror differs from a fresh view"
-        assert same(table.core.views.snapshot(viewer), fresh), f"step {step}: stale snapshot"
+        assert strictly_same(view, fresh), (
+            f"step {step}: peer {peer}'s mirror differs from a fresh view"
+        )
+        assert strictly_same(table.core.views.snapshot(viewer), fresh), (
+            f"step {step}: stale snapshot"
+        )
 
 
 def play(game: str, seats: int, options: dict[str, Any], seed: int, steps: int) -> int:
@@ -93,7 +97,9 @@ def play(game: str, seats: int, options: dict[str, Any], seed: int, steps: int) 
     rebuilt = table.rebuilt()
     assert rebuilt.model.state == table.model.state
     for viewer in [None, *range(seats)]:
-        assert same(rebuilt.core.views.snapshot(viewer), reference_view(table.model, viewer))
+        assert strictly_same(
+            rebuilt.core.views.snapshot(viewer), reference_view(table.model, viewer)
+        )
     return done
 
 
