@@ -32,6 +32,8 @@ the log.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from typing import Any
 
@@ -41,7 +43,7 @@ from redis.commands.core import AsyncScript
 from redis.exceptions import NoScriptError, ResponseError
 
 from server.room.ownership import RoomElsewhere
-from server.store import StoreFenced, StoreUnavailable
+from server.store import StoreError, StoreFenced, StoreUnavailable
 from server.store.redis_conn import (
     MOVING,
     REDIS_ERRORS,
@@ -198,22 +200,66 @@ class Leases:
             raise RoomElsewhere(room, reply[1].decode())
         return Claimed(int(reply[1]), reply[2].decode())
 
-    async def renew(self, rooms: dict[str, int]) -> dict[str, bool]:
-        """Renew the lease of every room (by the epoch we write it with) in one pipeline,
-        with the heartbeat; which are still ours."""
+    async def renew(self, rooms: dict[str, int]) -> dict[str, bool | None]:
+        """Renew the lease of every room (by the epoch we write it with), with the
+        heartbeat; which are still ours (True), another's (False), or unknown (None).
+
+        On one Redis, one pipeline: StoreUnavailable when it fails. On a Redis Cluster,
+        one pipeline per master (and one for the heartbeat), each on its own with half
+        a lease to answer: the rooms of a master that does not answer (failing over)
+        are unknown while the others' are renewed, so one master's failover costs only
+        its own rooms; StoreUnavailable only when no master answered (the node is cut
+        off). Before, one master down failed every renewal, and after a lease the node
+        let go of every room it ran (the soak: 52 rooms and their players at once)."""
+        if not isinstance(self.client, RedisCluster):
+            return dict(await self._renew_once(rooms, heartbeat=True))
+        limit = self.px / 2000
+        with contextlib.suppress(TimeoutError, *REDIS_ERRORS):  # the slots known so far do
+            await asyncio.wait_for(ready(self.client), limit)
+        groups: dict[str, dict[str, int]] = {}
+        try:
+            for room, epoch in rooms.items():
+                node = self.client.get_node_from_key(self.key(room, "lease"))
+                groups.setdefault("" if node is None else node.name, {})[room] = epoch
+        except REDIS_ERRORS as exc:  # no slots known yet
+            raise StoreUnavailable(f"redis unavailable: {exc}") from exc
+        parts: list[tuple[dict[str, int], bool]] = [({}, True)]
+        parts += [(group, False) for group in groups.values()]
+        results = await asyncio.gather(
+            *(
+                asyncio.wait_for(self._renew_once(group, heartbeat), limit)
+                for group, heartbeat in parts
+            ),
+            return_exceptions=True,
+        )
+        failed = [r for r in results if isinstance(r, BaseException)]
+        for bug in (r for r in failed if not isinstance(r, StoreError | TimeoutError)):
+            raise bug
+        if len(failed) == len(results):
+            raise StoreUnavailable(f"no master answered a renewal: {failed[0]!r}")
+        out: dict[str, bool | None] = {}
+        for (group, _), result in zip(parts, results, strict=True):
+            out.update(dict.fromkeys(group) if isinstance(result, BaseException) else result)
+        return out
+
+    async def _renew_once(self, rooms: dict[str, int], heartbeat: bool) -> dict[str, bool]:
+        """One pipeline renewing ``rooms`` (and the heartbeat): which are still ours."""
         for attempt in range(2):
             pipe = self.client.pipeline(transaction=False)
             for room, epoch in rooms.items():
                 keys = [self.key(room, "lease"), self.key(room, "fence")]
                 await self._renew(keys=keys, args=[self.node, self.px, epoch], client=pipe)  # type: ignore[arg-type]
-            pipe.set(self.alive_key(self.node), self.incarnation, px=ALIVE_LEASES * self.px)
+            if heartbeat:
+                pipe.set(self.alive_key(self.node), self.incarnation, px=ALIVE_LEASES * self.px)
             try:
                 replies = await pipe.execute(raise_on_error=attempt == 1)
             except REDIS_ERRORS as exc:
                 raise StoreUnavailable(f"redis unavailable: {exc}") from exc
             if not any(isinstance(r, NoScriptError) for r in replies):
                 break
-            await self._load(self._renew)  # a master that never ran it (a failover)
+            # a master that never ran it (a failover): loaded there only, not on every
+            # master (one away would hold the others' renewals up)
+            await self._load(self._renew, next(iter(rooms), None))
         for bad in (r for r in replies if isinstance(r, BaseException)):
             raise StoreUnavailable(f"redis: {bad}")
         backwards = [room for room, r in zip(rooms, replies, strict=False) if int(r) == -1]
@@ -223,9 +269,15 @@ class Leases:
                       "put back, the room is reloaded", room, rooms[room])  # fmt: skip
         return {room: int(r) == 1 for room, r in zip(rooms, replies, strict=False)}
 
-    async def _load(self, script: AsyncScript) -> None:
+    async def _load(self, script: AsyncScript, room: str | None = None) -> None:
+        """SCRIPT LOAD ``script``: on a cluster, on the master of ``room``'s slot alone
+        (every master without a room)."""
         try:
-            await self.client.script_load(script.script)
+            if isinstance(self.client, RedisCluster) and room is not None:
+                node = self.client.get_node_from_key(self.key(room, "lease"))
+                await self.client.execute_command("SCRIPT LOAD", script.script, target_nodes=node)
+            else:
+                await self.client.script_load(script.script)
         except REDIS_ERRORS as exc:
             raise StoreUnavailable(f"redis unavailable: {exc}") from exc
 

@@ -105,6 +105,8 @@ class Node:
         """Owner side: (relay node, its connection id) -> (room, peer id, peer)."""
         self.draining = False
         self.last_renewed = time.monotonic()
+        self.room_renewed: dict[str, float] = {}
+        """When each room's lease was last renewed (its master may fail alone)."""
         self._published: dict[str, str] = {}
         self._calls: dict[str, asyncio.Future[Message]] = {}
         self._call_ids = itertools.count(1)
@@ -447,12 +449,21 @@ class Node:
                 raise StoreUnavailable("no renewal within a lease") from exc
             raise
         self.last_renewed = sent
+        self.room_renewed = {r: t for r, t in self.room_renewed.items() if r in owned}
         for room_id, ok in renewed.items():
-            if ok:
+            if ok is None:  # its master did not answer (failing over): kept for its lease
+                if sent - self.room_renewed.setdefault(room_id, sent) <= self.lease:
+                    continue
+            elif ok:
+                self.room_renewed[room_id] = sent
                 self.metrics.leases.inc(event="renewed")
                 continue
             self.metrics.leases.inc(event="lost")
-            log.warning("node %s: room %s is held by another node now", self.id, room_id)
+            if ok is None:
+                log.warning("node %s: room %s not renewed for a lease (its master is away); "
+                            "let go", self.id, room_id)  # fmt: skip
+            else:
+                log.warning("node %s: room %s is held by another node now", self.id, room_id)
             await rooms.lose(room_id, codes.MOVED, MOVED_MESSAGE)
         for room_id, room in list(rooms.live.items()):
             if room.broken:

@@ -259,3 +259,41 @@ async def test_a_fenced_refence_still_waits_for_a_replica(
         assert await client.get("rollhouse:room:{r-lapsed}:synced") == b"a"
     finally:
         await client.aclose()
+
+
+async def test_one_master_away_costs_only_its_own_rooms_renewals(tmp_path: Path) -> None:
+    """A renewal goes to each master on its own: with one master stopped (SIGSTOP, as
+    a failover begins), its rooms' renewals are unknown (None) while the rooms on the
+    other masters renew, and the node is not taken for cut off; only with every master
+    stopped is the renewal StoreUnavailable. (Before, one pipeline for all: one master
+    away failed every renewal, and a node let go of every room it ran after a lease.)"""
+    cluster = await asyncio.to_thread(launch_cluster, tmp_path / "redis")
+    taker = connect(cluster.url)
+    client = connect(cluster.url, socket_timeout=0.3, socket_connect_timeout=0.3)
+    stopped: list[int] = []
+    try:
+        claims = Leases(taker, "rollhouse", "a", 1.0, replicas=1)
+        rooms = [f"r-{i}" for i in range(30)]
+        epochs_of = {room: (await claims.take(room)).epoch for room in rooms}
+        leases = Leases(client, "rollhouse", "a", 1.0)  # the same node's renewals
+        masters = {room: await asyncio.to_thread(cluster.master_of, f"rollhouse:room:{{{room}}}:lease")
+                   for room in rooms}  # fmt: skip
+        away = masters[rooms[0]]
+        cluster.signal(away, signal.SIGSTOP)
+        stopped.append(away)
+        renewed = await leases.renew(epochs_of)
+        assert {r for r, ok in renewed.items() if ok is None} == {
+            r for r in rooms if masters[r] == away
+        }
+        assert all(renewed[r] is True for r in rooms if masters[r] != away)
+        for port in set(masters.values()) - {away}:
+            cluster.signal(port, signal.SIGSTOP)
+            stopped.append(port)
+        with pytest.raises(StoreUnavailable):
+            await leases.renew(epochs_of)
+    finally:
+        for port in stopped:
+            cluster.signal(port, signal.SIGCONT)
+        await client.aclose()
+        await taker.aclose()
+        await asyncio.to_thread(cluster.stop)
