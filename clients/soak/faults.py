@@ -33,7 +33,7 @@ import os
 import random
 import signal
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
@@ -120,33 +120,40 @@ async def cut_node(
     client: AsyncCluster, prefix: str, node: Node, links: Sequence[Link], rooms: Sequence[str]
 ) -> Fault:
     """Blackhole every link of ``node`` to Redis for :data:`CUT_LEASES` leases."""
-    stalled = await held_by(client, prefix, rooms, node.id)
-    began = time.monotonic()
-    for link in links:
-        link.partition()
-    try:
-        fault = Fault("node-cut", node.id, began, await tails(client, prefix, stalled))
-        await asyncio.sleep(max(0.0, began + CUT_LEASES * node.lease - time.monotonic()))
-    finally:
-        for link in links:
-            link.heal()
-    return fault
+    return await _on_links("node-cut", client, prefix, node, links, rooms,
+                           CUT_LEASES * node.lease, Link.partition, Link.heal)  # fmt: skip
 
 
 async def slow_node(
     client: AsyncCluster, prefix: str, node: Node, links: Sequence[Link], rooms: Sequence[str]
 ) -> Fault:
     """Slow every link of ``node`` to Redis (:data:`SLOW`) for :data:`SLOW_SECONDS`."""
+    return await _on_links("node-slow", client, prefix, node, links, rooms, SLOW_SECONDS,
+                           lambda link: link.slow(*SLOW), Link.slow)  # fmt: skip
+
+
+async def _on_links(
+    kind: str,
+    client: AsyncCluster,
+    prefix: str,
+    node: Node,
+    links: Sequence[Link],
+    rooms: Sequence[str],
+    seconds: float,
+    do: Callable[[Link], object],
+    undo: Callable[[Link], object],
+) -> Fault:
+    """``do`` to every link of ``node`` for ``seconds``, then ``undo``."""
     stalled = await held_by(client, prefix, rooms, node.id)
     began = time.monotonic()
     for link in links:
-        link.slow(*SLOW)
+        do(link)
     try:
-        fault = Fault("node-slow", node.id, began, await tails(client, prefix, stalled))
-        await asyncio.sleep(max(0.0, began + SLOW_SECONDS - time.monotonic()))
+        fault = Fault(kind, node.id, began, await tails(client, prefix, stalled))
+        await asyncio.sleep(max(0.0, began + seconds - time.monotonic()))
     finally:
         for link in links:
-            link.slow()
+            undo(link)
     return fault
 
 
