@@ -42,7 +42,7 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from clients.bench.proc import free_port
-from clients.soak.redis_cluster import MASTERS, RedisCluster, cluster_port
+from clients.soak.redis_cluster import LAUNCH_TRIES, PortTaken, RedisCluster, pick_ports
 
 EVERYONE = "*"
 CHUNK = 65536
@@ -208,25 +208,28 @@ class ProxiedCluster(RedisCluster):
 
     async def launch(self, nodes: Iterable[str]) -> ProxiedCluster:
         """Pick the ports, start the Links (the members', each node's), start the members
-        and make the cluster (in a thread: the Links run in this loop meanwhile)."""
-        while len(self.ports) < 2 * MASTERS:
-            port = cluster_port()
-            if port not in self.ports:
-                self.ports.append(port)
-        for port in self.ports:
-            self.client_links[port] = await Link(port, f"member {port}").start()
-            self.bus_links[port] = await Link(port + 10000, f"bus {port}").start()
-        for node in nodes:
-            self.node_links[node] = {
-                port: await Link(port, f"{node} to {port}").start() for port in self.ports
-            }
-        try:
-            await asyncio.to_thread(self._make)
-        except BaseException:
-            await asyncio.to_thread(self.stop)
-            await self.close_links()
-            raise
-        return self
+        and make the cluster (in a thread: the Links run in this loop meanwhile); with
+        fresh ports again when a member's port was taken meanwhile."""
+        names = list(nodes)
+        for attempt in range(LAUNCH_TRIES):
+            self.ports = pick_ports()
+            for port in self.ports:
+                self.client_links[port] = await Link(port, f"member {port}").start()
+                self.bus_links[port] = await Link(port + 10000, f"bus {port}").start()
+            for node in names:
+                self.node_links[node] = {
+                    port: await Link(port, f"{node} to {port}").start() for port in self.ports
+                }
+            try:
+                await asyncio.to_thread(self._make)
+                return self
+            except BaseException as exc:
+                await asyncio.to_thread(self.stop)
+                await self.close_links()
+                self.processes, self.client_links, self.bus_links, self.node_links = {}, {}, {}, {}
+                if not isinstance(exc, PortTaken) or attempt == LAUNCH_TRIES - 1:
+                    raise
+        raise AssertionError("unreachable")
 
     def announced(self, port: int) -> str:
         return f"127.0.0.1:{self.client_links[port].port}"

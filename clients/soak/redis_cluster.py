@@ -45,6 +45,16 @@ def _free(port: int) -> bool:
     return True
 
 
+def pick_ports() -> list[int]:
+    """Six distinct free ports whose bus ports are free too."""
+    ports: list[int] = []
+    while len(ports) < 2 * MASTERS:
+        port = cluster_port()
+        if port not in ports:
+            ports.append(port)
+    return ports
+
+
 def cluster_port() -> int:
     """A free port whose cluster bus port (+10000) is free too."""
     for _attempt in range(200):
@@ -58,6 +68,15 @@ def cluster_port() -> int:
 
 class NoRedis(RuntimeError):
     """redis-server or redis-cli is not on PATH."""
+
+
+class PortTaken(RuntimeError):
+    """A member exited before it answered: its port (or its bus port) was taken between
+    the pick and the bind (another process picking ports at the same time)."""
+
+
+LAUNCH_TRIES = 3
+"""Launches with fresh ports before a :class:`PortTaken` is final."""
 
 
 def binaries() -> tuple[str, str]:
@@ -125,14 +144,19 @@ class RedisCluster:
         return [*args, "--protected-mode", "no"]
 
     def start(self) -> None:
-        """Start six nodes, create the cluster, wait until it is whole."""
+        """Start six nodes, create the cluster, wait until it is whole (with fresh ports
+        again when a member's port was taken meanwhile)."""
         binaries()  # NoRedis before any port is taken
-        self.ports = []
-        while len(self.ports) < 2 * MASTERS:
-            port = cluster_port()
-            if port not in self.ports:
-                self.ports.append(port)
-        self._make()
+        for attempt in range(LAUNCH_TRIES):
+            self.ports = pick_ports()
+            try:
+                self._make()
+                return
+            except PortTaken:
+                self.stop()
+                self.processes = {}
+                if attempt == LAUNCH_TRIES - 1:
+                    raise
 
     def _make(self) -> None:
         """Start the six members on ``self.ports``, create the cluster, wait until whole."""
@@ -160,6 +184,8 @@ class RedisCluster:
                 with contextlib.suppress(redis.RedisError):
                     if client.ping():
                         return
+                if self.processes[port].poll() is not None:
+                    raise PortTaken(f"cluster node {port} exited before it answered")
                 time.sleep(0.05)
         finally:
             client.close()
