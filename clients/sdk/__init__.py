@@ -15,12 +15,9 @@ from clients.sdk.client import (
     CommandRejected,
     ConnectionLost,
     Runner,
-    create_room,
-    http_url,
-    list_rooms,
-    ws_url,
 )
 from clients.sdk.errors import RequestRefused
+from clients.sdk.http import create_room, http_url, list_rooms, ws_url
 from clients.sdk.mirror import Mirror
 from clients.sdk.people import Account, Link, invite_link, parse_link
 from clients.sdk.saved import SavedSessions

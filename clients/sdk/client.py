@@ -28,9 +28,10 @@ module is the asyncio glue around it.
 
 Every frame it sends is a :mod:`protocol.messages` value (Hello, Command, Resync,
 Ping, and Act on version 2) encoded by the codec; every frame it reads is decoded by
-``codec.decode_server`` into a typed message. HTTP helpers :func:`create_room` and
-:func:`list_rooms` talk to the REST side (players, tables and quick match:
-:class:`~clients.sdk.people.Account`).
+``codec.decode_server`` into a typed message. The REST side is
+:mod:`clients.sdk.http` (:func:`~clients.sdk.http.create_room`,
+:func:`~clients.sdk.http.list_rooms`) and :class:`~clients.sdk.people.Account`
+(players, tables and quick match).
 
 Several nodes of one service: pass a list of URLs. Each reconnect attempt goes to
 the next one (in turn), so a client moves on when its node dies, drains (``room/moved``:
@@ -56,7 +57,6 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus, WebSocketExce
 from websockets.typing import Subprotocol
 
 from clients.sdk.errors import ClientError, CommandRejected, ConnectionLost
-from clients.sdk.http import request
 from clients.sdk.mirror import (
     Acked,
     Action,
@@ -85,10 +85,6 @@ __all__ = [
     "CommandRejected",
     "ConnectionLost",
     "Runner",
-    "create_room",
-    "http_url",
-    "list_rooms",
-    "ws_url",
 ]
 
 
@@ -556,37 +552,6 @@ class Client:
     async def wait_seq(self, seq: int, timeout: float = 10.0) -> dict[str, Any]:
         """Wait until the mirror has reached ``seq``."""
         return await self.wait_for(lambda _: self.seq >= seq, timeout)
-
-
-async def create_room(
-    base_url: str,
-    game: str,
-    seats: int,
-    options: dict[str, Any] | None = None,
-    room: dict[str, Any] | None = None,
-    session: str | None = None,
-) -> dict[str, Any]:
-    """POST /api/rooms; returns the new room's info (``["room"]`` is its id). With a
-    player's ``session`` you host it (see :class:`~clients.sdk.people.Account`)."""
-    body = {"game": game, "seats": seats, "options": options or {}, "room": room or {}}
-    return await request(base_url, "POST", "/api/rooms", json=body, session=session)  # type: ignore[no-any-return]
-
-
-async def list_rooms(base_url: str) -> list[dict[str, Any]]:
-    """GET /api/rooms (the first page of public rooms)."""
-    return (await request(base_url, "GET", "/api/rooms"))["rooms"]  # type: ignore[no-any-return]
-
-
-def http_url(ws_url: str) -> str:
-    """``ws://host:port/ws`` -> ``http://host:port``."""
-    base = ws_url.replace("wss://", "https://", 1).replace("ws://", "http://", 1)
-    return base[: -len("/ws")] if base.endswith("/ws") else base.rstrip("/")
-
-
-def ws_url(base_url: str) -> str:
-    """``http://host:port`` -> ``ws://host:port/ws``."""
-    base = base_url.rstrip("/").replace("https://", "wss://", 1).replace("http://", "ws://", 1)
-    return base if base.endswith("/ws") else base + "/ws"
 
 
 Runner = Callable[[Client], Awaitable[None]]

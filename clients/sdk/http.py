@@ -1,4 +1,5 @@
-"""The SDK's HTTP side: one JSON request to the API, its refusal as a typed error.
+"""The SDK's HTTP side: one JSON request to the API, its refusal as a typed error; making
+and listing rooms; a node's HTTP and websocket URLs from each other.
 
     body = await request(base, "POST", "/api/rooms", json={...}, session=token)
 
@@ -58,3 +59,34 @@ def refusal(reply: httpx.Response) -> RequestRefused:
     except ValueError:
         retry_after = None
     return RequestRefused(code, message, reply.status_code, retry_after, details)
+
+
+async def create_room(
+    base_url: str,
+    game: str,
+    seats: int,
+    options: dict[str, Any] | None = None,
+    room: dict[str, Any] | None = None,
+    session: str | None = None,
+) -> dict[str, Any]:
+    """POST /api/rooms; returns the new room's info (``["room"]`` is its id). With a
+    player's ``session`` you host it (see :class:`~clients.sdk.people.Account`)."""
+    body = {"game": game, "seats": seats, "options": options or {}, "room": room or {}}
+    return await request(base_url, "POST", "/api/rooms", json=body, session=session)  # type: ignore[no-any-return]
+
+
+async def list_rooms(base_url: str) -> list[dict[str, Any]]:
+    """GET /api/rooms (the first page of public rooms)."""
+    return (await request(base_url, "GET", "/api/rooms"))["rooms"]  # type: ignore[no-any-return]
+
+
+def http_url(ws_url: str) -> str:
+    """``ws://host:port/ws`` -> ``http://host:port``."""
+    base = ws_url.replace("wss://", "https://", 1).replace("ws://", "http://", 1)
+    return base[: -len("/ws")] if base.endswith("/ws") else base.rstrip("/")
+
+
+def ws_url(base_url: str) -> str:
+    """``http://host:port`` -> ``ws://host:port/ws``."""
+    base = base_url.rstrip("/").replace("https://", "wss://", 1).replace("http://", "ws://", 1)
+    return base if base.endswith("/ws") else base + "/ws"

@@ -32,9 +32,9 @@ from typing import Any
 
 import attrs
 
-from clients.sdk.client import Client, http_url, ws_url
+from clients.sdk.client import Client
 from clients.sdk.errors import ClientError, RequestRefused
-from clients.sdk.http import request
+from clients.sdk.http import http_url, request, ws_url
 from clients.sdk.saved import SavedSessions, server_key
 from protocol import errors as codes
 
