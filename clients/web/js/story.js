@@ -125,6 +125,8 @@ function roomLines(step, previous, view) {
   /** @type {Line[]} */
   const out = [];
   if (step.by === "timeout" && step.seat !== null) out.push({ key: "table.ev.timeout", params: { name: name(step.seat) }, kind: "timeout" });
+  // a bot's move for a player who is away: the table says so of each such move, live
+  if (step.by === "takeover" && step.seat !== null) out.push({ key: "table.ev.takeover", params: { name: name(step.seat) }, kind: "takeover" });
   for (const e of step.entries) {
     if (e.kind === "seated" && e.seat != null && !previous?.room?.seats?.[e.seat]?.taken)
       out.push({ key: e.bot ? "story.seated_bot" : "story.seated", params: { name: name(e.seat), n: e.seat + 1 }, kind: "seat" });
