@@ -69,6 +69,9 @@ INBOX_MAXLEN = 100_000
 SEEN_KEPT = 100_000
 """Message ids a reader remembers to handle a resent batch once."""
 
+RELAYED = frozenset({"hello", "cmd", "act", "resync"})
+"""What a relay sends an owner for one of its connections, before that connection's leave."""
+
 Message = dict[str, Any]
 
 
@@ -94,8 +97,9 @@ class Streams:
         self.client, self.reader, self.prefix, self.node = client, reader, prefix, node
         self.handle = handle
         self._queue: list[tuple[str, Message]] = []
-        self._unsent: list[tuple[str, bytes]] = []
-        """Encoded messages whose pipeline failed, sent first next time."""
+        self._unsent: list[tuple[str, Message, bytes]] = []
+        """Messages (with their ids) whose pipeline failed, and their encoding: sent
+        first next time."""
         self._wake = asyncio.Event()
         self._sending = asyncio.Lock()  # one pipeline at a time keeps each inbox in order
         self._tasks: list[asyncio.Task[None]] = []
@@ -137,6 +141,32 @@ class Streams:
         self._queue.append((node, msg))
         self._wake.set()
 
+    def retract_hello(self, node: str, pid: int) -> bool:
+        """Take back connection ``pid``'s hello to ``node`` and what followed it, when
+        they are still queued here (not being sent): the connection closed while Redis
+        was away. Sent later, its hello could reach the owner after the client's newer
+        connection did, and replace it (``room/replaced``, which a client takes as
+        final). The caller still sends the leave: a no-op at an owner that never saw
+        the hello, and the end of the peer if an earlier, failed try delivered it."""
+
+        def ours(to: str, msg: Message) -> bool:
+            return (to == node and msg.get("k") in RELAYED and msg.get("n") == self.node
+                    and msg.get("p") == pid)  # fmt: skip
+
+        def hello(to: str, msg: Message) -> bool:
+            return ours(to, msg) and msg["k"] == "hello"
+
+        at = next((i for i, (to, msg, _) in enumerate(self._unsent) if hello(to, msg)), None)
+        if at is not None:  # a failed try held it: what was queued since goes too
+            self._unsent[at:] = [u for u in self._unsent[at:] if not ours(u[0], u[1])]
+            self._queue = [q for q in self._queue if not ours(*q)]
+            return True
+        at = next((i for i, (to, msg) in enumerate(self._queue) if hello(to, msg)), None)
+        if at is None:
+            return False
+        self._queue[at:] = [q for q in self._queue[at:] if not ours(*q)]
+        return True
+
     async def flush(self) -> None:
         """Send what is queued (retried while Redis does not answer, bounded)."""
         async with self._sending:
@@ -156,10 +186,10 @@ class Streams:
                 self._unsent = batch
                 await asyncio.sleep(0.1)
                 continue
-            for node, blob in batch:
+            for node, _msg, blob in batch:
                 pipe.xadd(self.inbox(node), {"m": blob}, maxlen=INBOX_MAXLEN, approximate=True)
             waits = sum(add_wait(pipe, self.client, key, self.replicas, self.wait_timeout)
-                        for key in {self.inbox(node) for node, _ in batch})  # fmt: skip
+                        for key in {self.inbox(node) for node, _, _ in batch})  # fmt: skip
             try:
                 options = {"allow_redirections": False} if waits else {}  # WAIT's connection
                 replies = await pipe.execute(**options)
@@ -285,13 +315,16 @@ async def _forever(loop: Callable[[], Awaitable[None]], what: str) -> None:
             await asyncio.sleep(0.1)
 
 
-def _packed(batch: list[tuple[str, Message]], stamp: Callable[[], str]) -> list[tuple[str, bytes]]:
-    """Each message encoded with its own id (``mid``); one that cannot be (a bug) is
-    logged and left out."""
+def _packed(
+    batch: list[tuple[str, Message]], stamp: Callable[[], str]
+) -> list[tuple[str, Message, bytes]]:
+    """Each message with its own id (``mid``) and its encoding; one that cannot be
+    encoded (a bug) is logged and left out."""
     out = []
     for node, msg in batch:
         try:
-            out.append((node, pack({**msg, "mid": stamp()})))
+            stamped = {**msg, "mid": stamp()}
+            out.append((node, stamped, pack(stamped)))
         except (TypeError, ValueError, OverflowError):
             log.exception("relay: cannot encode a %r message for node %s", msg.get("k"), node)
     return out
@@ -467,6 +500,7 @@ class RemoteRoom:
         through, so a seat it gave is nobody's and goes back)."""
         session = self.sessions.pop(pid, None)
         if session is not None:
+            self.streams.retract_hello(self.owner, pid)
             self._send("leave", pid, u=not session.welcomed)
 
     def close(self, pid: int, code: str, message: str) -> None:

@@ -6,6 +6,8 @@ whose welcome never reached its client is given back."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from typing import Any
 
 import pytest
@@ -21,6 +23,7 @@ from server.metrics import Metrics
 from server.room.io import Leave
 from server.store import open_store
 from tests.server.core_harness import Table
+from tests.support.redis_server import free_port, start_redis
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -88,6 +91,7 @@ async def test_a_connection_opened_during_the_lease_read_is_not_taken_for_moved(
         old_room = RemoteRoom(node.streams, node.sessions, "r-old", OWNER, node.metrics)
         new_room = RemoteRoom(node.streams, node.sessions, "r-new", OWNER, node.metrics)
         old_pid = old_room.join(old_peer, _hello("r-old"))
+        await node.streams.flush()  # the owner has it (a hello still queued is taken back)
         opened: list[int] = []
         leases.during.append(lambda: opened.append(new_room.join(new_peer, _hello("r-new"))))
         await node._watch_relayed()
@@ -172,6 +176,7 @@ async def test_a_relayed_connection_whose_owner_restarted_is_moved(redis_url: st
         peer = LocalPeer()
         room = RemoteRoom(node.streams, node.sessions, "r-1", OWNER, node.metrics)
         pid = room.join(peer, _hello("r-1"))
+        await node.streams.flush()
         welcome = Welcome("r-1", "rollie", "player", 0, "tok", 3, {"room": {}}, 0.0)
         frame = codec_for(peer.codec_name).encode(welcome)
         await node.on_message({"k": "frames", "p": [pid], "f": frame, "mid": "first-process:9"})
@@ -230,3 +235,52 @@ def test_what_counts_as_a_restart() -> None:
         ("a", ANY_INCARNATION, False), (ANY_INCARNATION, "b", False),
     ]  # fmt: skip
     assert [restarted(k, c) for k, c, _ in cases] == [want for _, _, want in cases]
+
+
+async def test_a_connection_that_leaves_while_its_hello_waits_for_redis_sends_no_hello(
+    tmp_path: Any,
+) -> None:
+    """The soak's last "did not finish": a relay cut from Redis held a client's hello;
+    the client gave up on it and came back through another node; when Redis came back
+    the relay sent the hello and the leave in one pipeline, the owner's blocked read
+    woke between the two, and the stale hello replaced the client's newer connection
+    (``room/replaced``, final). A connection that leaves while its hello is unsent takes
+    it back (and what it sent after it); the leave still goes, and other connections'
+    messages are untouched."""
+    port = free_port()
+    url = f"redis://127.0.0.1:{port}/0"
+    store = open_store(url)
+    node = Node(Settings(store_url=url, node_id="relay-node"), store, Metrics())
+    failed = asyncio.Event()
+
+    class Failed(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            if "cannot send" in record.getMessage():
+                failed.set()
+
+    handler = Failed()
+    logging.getLogger("rollhouse.cluster").addHandler(handler)
+    stop = None
+    try:
+        gone_peer, kept_peer = LocalPeer(), LocalPeer()
+        room = RemoteRoom(node.streams, node.sessions, "r-1", OWNER, node.metrics)
+        gone = room.join(gone_peer, _hello("r-1"))
+        room.command(gone, "c1", {"type": "roll"})
+        kept = room.join(kept_peer, _hello("r-1"))
+        sending = asyncio.create_task(node.streams.flush())
+        await asyncio.wait_for(failed.wait(), 10)  # the try failed: the hellos wait in memory
+        room.command(gone, "c2", {"type": "secure"})
+        room.leave(gone)  # the client gave up on this connection
+        room.command(kept, "c3", {"type": "roll"})
+        _url, stop = start_redis(tmp_path, port=port)  # Redis is back
+        await asyncio.wait_for(sending, 20)
+        await node.streams.flush()
+        inbox = [(m["k"], m["p"], m.get("i"), m.get("u")) for m in await _owner_inbox(url)]
+        assert inbox == [("hello", kept, None, None), ("leave", gone, None, True),
+                         ("cmd", kept, "c3", None)]  # fmt: skip
+    finally:
+        logging.getLogger("rollhouse.cluster").removeHandler(handler)
+        await node.close()
+        await store.close()
+        if stop is not None:
+            stop()
