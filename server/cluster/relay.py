@@ -100,6 +100,10 @@ class Streams:
         self._unsent: list[tuple[str, Message, bytes]] = []
         """Messages (with their ids) whose pipeline failed, and their encoding: sent
         first next time."""
+        self._unsent_hellos: set[tuple[str, int]] = set()
+        """(owner node, connection) of each of this node's hellos queued or unsent: the
+        only connections :meth:`retract_hello` need look for (a leave is O(1) when its
+        hello went long ago, however long the queue is)."""
         self._wake = asyncio.Event()
         self._sending = asyncio.Lock()  # one pipeline at a time keeps each inbox in order
         self._tasks: list[asyncio.Task[None]] = []
@@ -139,6 +143,8 @@ class Streams:
     def send(self, node: str, msg: Message) -> None:
         """Queue ``msg`` for ``node``'s inbox (never waits; order per node is kept)."""
         self._queue.append((node, msg))
+        if msg.get("k") == "hello":
+            self._unsent_hellos.add((node, msg["p"]))
         self._wake.set()
 
     def retract_hello(self, node: str, pid: int) -> bool:
@@ -148,6 +154,9 @@ class Streams:
         connection did, and replace it (``room/replaced``, which a client takes as
         final). The caller still sends the leave: a no-op at an owner that never saw
         the hello, and the end of the peer if an earlier, failed try delivered it."""
+        if (node, pid) not in self._unsent_hellos:
+            return False
+        self._unsent_hellos.discard((node, pid))
 
         def ours(to: str, msg: Message) -> bool:
             return (to == node and msg.get("k") in RELAYED and msg.get("n") == self.node
@@ -195,6 +204,9 @@ class Streams:
                 replies = await pipe.execute(**options)
                 for answer in replies[len(replies) - waits :]:
                     check_wait(answer, self.replicas)
+                self._unsent_hellos.difference_update(
+                    (node, msg["p"]) for node, msg, _ in batch if msg.get("k") == "hello"
+                )
             except REDIS_ERRORS as exc:
                 if isinstance(exc, MOVING):  # not run: read the slots again, then resend
                     with contextlib.suppress(*REDIS_ERRORS):
