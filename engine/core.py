@@ -238,6 +238,14 @@ class Game(abc.ABC, Generic[State]):
     def decide(self, state: State, command: Any) -> tuple[Any, ...]:
         """Events caused by ``command``, or a Rejection with a stable code."""
 
+    def decide_with_states(
+        self, state: State, command: Any
+    ) -> tuple[tuple[Any, ...], tuple[State, ...] | None]:
+        """``decide``'s events and, when the game evolved them all while deciding, the
+        state after each (so the room's fold need not evolve them again); None when it
+        did not. A Rejection as ``decide``."""
+        return self.decide(state, command), None
+
     @abc.abstractmethod
     def evolve(self, state: State, event: Any) -> State:
         """Apply one event. It never draws."""

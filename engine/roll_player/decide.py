@@ -56,6 +56,12 @@ HANDLERS: dict[type, Callable[[Emitter, Any], None]] = {
 
 def decide(state: State, command: Any) -> tuple[Any, ...]:
     """Events caused by ``command``, or a Rejection."""
+    return decide_with_states(state, command)[0]
+
+
+def decide_with_states(state: State, command: Any) -> tuple[tuple[Any, ...], tuple[State, ...]]:
+    """Events caused by ``command`` and the state after each (the emitter evolved them
+    all to find the automatic steps), or a Rejection."""
     if state.phase == "over":
         raise GameOver("the game is over")
     seat = getattr(command, "seat", None)
@@ -67,4 +73,4 @@ def decide(state: State, command: Any) -> tuple[Any, ...]:
     em = Emitter(state)
     handler(em, command)
     advance(em)
-    return tuple(em.events)
+    return tuple(em.events), tuple(em.states)

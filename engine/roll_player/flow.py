@@ -33,17 +33,19 @@ from engine.roll_player.scoring import winners
 
 
 class Emitter:
-    """Events of one command, and the state they lead to."""
+    """Events of one command, and the state after each."""
 
     def __init__(self, state: State) -> None:
         self.state = state
         self.events: list[Any] = []
+        self.states: list[State] = []
 
     def emit(self, *events: Any) -> None:
         """Record ``events`` and apply them."""
         for event in events:
             self.events.append(event)
             self.state = evolve(self.state, event)
+            self.states.append(self.state)
 
     def rng(self) -> random.Random:
         """The generator for the next draw."""

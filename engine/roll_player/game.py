@@ -12,7 +12,7 @@ from engine.roll_player import view as _views
 from engine.roll_player.commands import (
     COMMANDS,
 )
-from engine.roll_player.decide import decide
+from engine.roll_player.decide import decide, decide_with_states
 from engine.roll_player.events import (
     EVENTS,
     SetUp,
@@ -54,6 +54,12 @@ class RollPlayer(Game[State]):
     def decide(self, state: State, command: Any) -> tuple[Any, ...]:
         """Events caused by ``command``, or a Rejection."""
         return decide(state, command)
+
+    def decide_with_states(
+        self, state: State, command: Any
+    ) -> tuple[tuple[Any, ...], tuple[State, ...] | None]:
+        """The events and the state after each: the emitter evolved them all already."""
+        return decide_with_states(state, command)
 
     def evolve(self, state: State, event: Any) -> State:
         """Apply one event."""

@@ -61,7 +61,7 @@ class Clockwork:
         """Append the events of a move the room makes for ``seat``; False if refused."""
         model = self.state.model
         try:
-            events = model.game.decide(model.state, command)
+            events, states = model.game.decide_with_states(model.state, command)
         except Rejection as exc:
             log.warning(
                 "room %s: %s move for seat %s refused: %s", model.room_id, by, seat, exc.code
@@ -71,7 +71,8 @@ class Clockwork:
         if not events:
             self.stuck.add((seat, model.seq))
             return False
-        records = played_records(events, now, seat, cmd, None, by, to_data(command))
+        records = played_records(events, now, seat, cmd, None, by, to_data(command),
+                                 (model.state, states))  # fmt: skip
         names = (by, *(model.game.public_name(e) for e in events))
         self.state.write(tuple(records), names, Moved())
         return True

@@ -122,14 +122,15 @@ class Deciding:
             if model.is_over:
                 raise Rejection("the game is over", code="game/over")
             command = model.game.commands.load(dict(c.body), seat=seat)
-            events = model.game.decide(model.state, command)
+            events, states = model.game.decide_with_states(model.state, command)
         except Rejection as exc:
             refusal = Reject(c.id, exc.code, exc.message, dict(exc.details))
             return Answered(c.peer, seat, refusal, Answer(refusal, digest))
         if not events:
             nothing = Ack(c.id, model.seq)
             return Answered(c.peer, seat, nothing, Answer(nothing, digest))
-        records = played_records(events, c.now, seat, c.id, digest, None, to_data(command))
+        records = played_records(events, c.now, seat, c.id, digest, None, to_data(command),
+                                 (model.state, states))  # fmt: skip
         names = tuple(model.game.public_name(e) for e in events)
         return Accepted(c.peer, seat, c.id, tuple(records), names)
 

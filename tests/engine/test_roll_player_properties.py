@@ -178,3 +178,20 @@ def test_view_hides_deck_order_and_bag(n: int, seed: int) -> None:
         for viewer in (None, *range(n)):
             assert GAME.view(s, viewer) == GAME.view(other, viewer)
             assert "deck" not in GAME.view(s, viewer)
+
+
+@settings(max_examples=4, deadline=None)
+@given(seats, seeds, class_modes)
+def test_the_states_decide_hands_on_are_its_events_folded(n: int, seed: int, mode: str) -> None:
+    """``decide_with_states`` gives ``decide``'s events and the state after each, equal to
+    evolving them one by one (the room's fold takes those states instead of evolving)."""
+    for s in states_of(n, seed, 5, mode):
+        for seat in GAME.awaiting(s):
+            for command in GAME.legal_commands(s, seat)[:3]:
+                events, after = GAME.decide_with_states(s, command)
+                assert events == GAME.decide(s, command)
+                assert after is not None and len(after) == len(events)
+                state = s
+                for event, known in zip(events, after, strict=True):
+                    state = GAME.evolve(state, event)
+                    assert known == state

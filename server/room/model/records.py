@@ -136,6 +136,10 @@ class Played:
     value: Any = attrs.field(default=None, eq=False, repr=False)
     """The engine event ``event`` was made from, when this process made it: folding the
     room's own write then skips parsing it back (never stored, never compared)."""
+    states: tuple[Any, Any] | None = attrs.field(default=None, eq=False, repr=False)
+    """The game's state before and after ``value``, when deciding worked them out: the
+    fold takes the second instead of evolving again, if its state is the first (the
+    same object: evolve is pure). Never stored, never compared."""
 
 
 @attrs.frozen
@@ -288,11 +292,22 @@ def played_records(
     body: str | None = None,
     by: str | None = None,
     command: Plain | None = None,
+    states: tuple[Any, tuple[Any, ...] | None] = (None, None),
 ) -> list[Played]:
-    """One record per game event; the last carries who acted, the command and why."""
+    """One record per game event; the last carries who acted, the command and why.
+    ``states``: the game's state the events were decided on, and the state after each
+    when deciding worked them out (see :attr:`Played.states`)."""
+    base, afters = states
+    folds: list[tuple[Any, Any] | None] = [None] * len(events)
+    if afters is not None and len(afters) == len(events):
+        folds = list(zip((base, *afters[:-1]), afters, strict=True))
     if seat is None or not events:
-        return [Played(to_data(e), at, value=e) for e in events]
-    *before, last = events
-    records = [Played(to_data(e), at, value=e) for e in before]
-    records.append(Played(to_data(last), at, seat, cmd, body, by, command, value=last))
+        return [
+            Played(to_data(e), at, value=e, states=f) for e, f in zip(events, folds, strict=True)
+        ]
+    records = [Played(to_data(e), at, value=e, states=f)
+               for e, f in zip(events[:-1], folds[:-1], strict=True)]  # fmt: skip
+    last = events[-1]
+    records.append(Played(to_data(last), at, seat, cmd, body, by, command, value=last,
+                          states=folds[-1]))  # fmt: skip
     return records
