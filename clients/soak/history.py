@@ -118,8 +118,9 @@ def _judge_acks(history: RoomHistory, logged: Logged, counts: dict[str, int]) ->
         if data.get("cmd") is not None and data.get("by") is None:
             commands.setdefault((data["seat"], data["cmd"]), []).append(seq)
     problems = []
+    to_wall = time.time() - time.monotonic()  # an ack's wall-clock time, to read beside logs
     for p in history.players:
-        for cmd_id, seq, _ in p.acked:
+        for cmd_id, seq, at in p.acked:
             counts["acked"] += 1
             found = commands.get((p.seat, cmd_id), []) if p.seat is not None else []
             if found == [seq]:
@@ -127,8 +128,9 @@ def _judge_acks(history: RoomHistory, logged: Logged, counts: dict[str, int]) ->
                 continue
             kind = "lost" if not found else "duplicated" if len(found) > 1 else "misplaced"
             counts[kind] += 1
-            problems.append(f"{history.room}: seat {p.seat} command {cmd_id} acked at {seq}, "
-                            f"logged at {found} ({kind})")  # fmt: skip
+            when = time.strftime("%H:%M:%S", time.gmtime(to_wall + at))
+            problems.append(f"{history.room}: seat {p.seat} command {cmd_id} acked at {seq} "
+                            f"({when} UTC), logged at {found} ({kind})")  # fmt: skip
     return problems
 
 
