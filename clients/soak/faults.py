@@ -190,7 +190,7 @@ async def _lose_master(
 ) -> Fault:
     # a master whose replica is not attached right now (its link dropped a moment, or it
     # still syncs after the last fault) has nothing to promote: wait for the cluster to be
-    # whole first (a fault skipped with KeyError('slave0') twice in a 30-minute run)
+    # whole first
     await asyncio.to_thread(cluster.wait_whole, 60.0)
     if master not in await asyncio.to_thread(cluster.masters):
         raise RuntimeError(f"redis {master} is no longer a master")

@@ -117,15 +117,8 @@ class RedisCluster:
         folder.mkdir(parents=True, exist_ok=True)
         args = [server, *([str(self.config)] if self.config else [])]
         args += ["--port", str(port), "--bind", "127.0.0.1", "--dir", str(folder)]
-        # its log beside its files (failovers, syncs: what a soak's loss is read from)
-        args += [
-            "--daemonize",
-            "no",
-            "--loglevel",
-            "notice",
-            "--logfile",
-            str(folder / "redis.log"),
-        ]
+        args += ["--daemonize", "no", "--loglevel", "notice"]
+        args += ["--logfile", str(folder / "redis.log")]  # failovers, syncs: a loss's story
         args += ["--cluster-announce-hostname", "localhost"] if self.config else self._settings()
         args += self.node_args(port)
         self.processes[port] = subprocess.Popen(
