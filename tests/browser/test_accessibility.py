@@ -45,8 +45,16 @@ def require_axe() -> None:
     pytest.skip(message)
 
 
+SETTLED = """() => document.getAnimations().every(
+  a => a.playState !== 'running' || a.effect.getComputedTiming().endTime === Infinity)"""
+"""No animation with an end is running (a looping one, a pulse, never ends): axe measured the
+rules drawer's close button while the drawer still faded in (0.2 s) and found its contrast
+too low (CI, once)."""
+
+
 async def audit(page: Any, where: str, found: dict[str, list[dict[str, Any]]]) -> None:
-    """axe over the page as it stands now; its violations kept under ``where``."""
+    """axe over the page once its animations settled; its violations kept under ``where``."""
+    await page.wait_for_function(SETTLED, timeout=5000)
     await page.add_script_tag(path=str(AXE))
     violations = await page.evaluate(RUN_AXE)
     found[where] = violations
