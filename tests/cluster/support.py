@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import redis.asyncio as aioredis
 
-from clients.sdk import Client
-from clients.soak.history import RecordingClient
+from clients.bots.play import play_seat
+from clients.sdk import Client, create_room
+from clients.soak.history import RecordingClient, RoomHistory, Seen, check, raw_log
+from clients.soak.redis_cluster import RedisCluster
 from server.store import open_store
+from tests.support.redis_cluster import launch_cluster
 from tests.support.server import ServerProcess
 
 
@@ -27,6 +32,87 @@ def player(
     client = RecordingClient(urls, room, name=name, backoff=(0.05, 0.5), ping_every=ping_every)
     client.acked = []
     return client
+
+
+@contextlib.contextmanager
+def nodes_on_a_cluster(
+    tmp_path: Path, lease: float = 2.0, query: str = "", **settings: Any
+) -> Iterator[tuple[RedisCluster, list[ServerProcess]]]:
+    """A Redis Cluster of its own (``settings``: :func:`launch_cluster`'s) and three
+    nodes on it (``query``: added to their store URL)."""
+    cluster = launch_cluster(tmp_path / "redis", **settings)
+    url = cluster.url + (f"?{query}" if query else "")
+    servers = [
+        ServerProcess(url, tmp_path, args=("--node-id", f"n{i}", "--lease", str(lease)))
+        for i in range(3)
+    ]
+    try:
+        for server in servers:
+            server.start()
+        yield cluster, servers
+    finally:
+        for server in servers:
+            server.kill()
+        cluster.stop()
+
+
+Games = list["asyncio.Task[dict[str, Any]]"]
+
+
+async def start_games(
+    servers: list[ServerProcess], rooms: int = 3, seats: int = 3
+) -> tuple[list[RoomHistory], Games]:
+    """``rooms`` Rollie games of ``seats`` bots, each seat a recording player trying node
+    (room + seat) % nodes first (most seats are relayed); their histories and tasks."""
+    histories, games = [], []
+    for r in range(rooms):
+        made = await create_room(servers[r % len(servers)].url, "rollie", seats,
+                                 room={"clock": 0})  # fmt: skip
+        room = made["room"]
+        players = [await player(servers, (r + i) % len(servers), room, f"p{i}").connect()
+                   for i in range(seats)]  # fmt: skip
+        histories.append(RoomHistory(room, players))
+        games += [asyncio.create_task(play_seat(p, "push", delay=0.02, seed=10 * r + i))
+                  for i, p in enumerate(players)]  # fmt: skip
+    return histories, games
+
+
+def note_seen(cluster: RedisCluster, histories: list[RoomHistory]) -> None:
+    """Before a fault: what each room's clients have seen, and the log behind it (the
+    checker finds any seen record the log lacks afterwards)."""
+    client = cluster.client()
+    try:
+        for history in histories:
+            seen = max(p.seq for p in history.players)
+            log = [(s, b) for s, b, _ in raw_log(client, "rollhouse", history.room)]
+            history.snapshots.append(Seen(seen, log))
+    finally:
+        client.close()
+
+
+async def end_and_check(
+    cluster: RedisCluster, histories: list[RoomHistory], games: Games, timeout: float
+) -> tuple[list[str], dict[str, int], int]:
+    """Give the games ``timeout`` seconds to end, then check the recorded history against
+    the cluster (clients/soak/history.py): the violations, the counts and how many seats
+    did not finish."""
+    done, stuck = await asyncio.wait(games, timeout=timeout)
+    for game in stuck:
+        game.cancel()
+    await asyncio.gather(*stuck, return_exceptions=True)
+    seats = len(games) // len(histories)
+    for i, history in enumerate(histories):
+        mine = games[i * seats : (i + 1) * seats]
+        history.finals = [g.result() for g in mine if g in done and g.exception() is None]
+    client = cluster.client()
+    try:
+        problems, counts = check(client, histories)
+    finally:
+        client.close()
+    for history in histories:
+        for p in history.players:
+            await p.close()
+    return problems, counts, len(stuck)
 
 
 async def read_log(url: str, room: str) -> list[tuple[int, dict[str, Any]]]:

@@ -20,7 +20,6 @@ acknowledge what the master alone holds) and passes only if the checker fails;
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import signal
 import time
@@ -30,13 +29,11 @@ from pathlib import Path
 import pytest
 from redis.cluster import RedisCluster as SyncCluster
 
-from clients.bots.play import play_seat
-from clients.sdk import create_room
-from clients.soak.history import RoomHistory, Seen, check, epochs, raw_log
+from clients.soak.history import check, epochs, raw_log
 from server.cluster.leases import Leases
 from server.store import StoreFenced, StoreUnavailable, open_store
 from server.store.redis_conn import connect, single_shot
-from tests.cluster.support import player
+from tests.cluster.support import end_and_check, nodes_on_a_cluster, note_seen, start_games
 from tests.support.redis_cluster import RedisCluster, launch_cluster
 from tests.support.server import ServerProcess
 
@@ -52,31 +49,13 @@ GAMES_TIMEOUT = 150.0
 """Seconds the games have to end after the kill."""
 
 
-@contextlib.contextmanager
-def _launched(tmp_path: Path, wait: str) -> Iterator[tuple[RedisCluster, list[ServerProcess]]]:
-    """A Redis Cluster of its own and three nodes on it, acknowledging once ``wait``
-    replicas hold a write."""
-    cluster = launch_cluster(tmp_path / "redis")
-    url = f"{cluster.url}?wait={wait}"
-    servers = [
-        ServerProcess(url, tmp_path, args=("--node-id", f"n{i}", "--lease", str(LEASE)))
-        for i in range(NODES)
-    ]
-    try:
-        for server in servers:
-            server.start()
-        yield cluster, servers
-    finally:
-        for server in servers:
-            server.kill()
-        cluster.stop()
-
-
 @pytest.fixture
 def cluster_nodes(tmp_path: Path) -> Iterator[tuple[RedisCluster, list[ServerProcess]]]:
     """A Redis Cluster of its own and three nodes on it (``ROLLHOUSE_FAULT_WAIT``
     replicas per ack, 1 by default)."""
-    with _launched(tmp_path, os.environ.get("ROLLHOUSE_FAULT_WAIT", "1")) as launched:
+    with nodes_on_a_cluster(
+        tmp_path, LEASE, "wait=" + os.environ.get("ROLLHOUSE_FAULT_WAIT", "1")
+    ) as launched:
         yield launched
 
 
@@ -84,24 +63,8 @@ def cluster_nodes(tmp_path: Path) -> Iterator[tuple[RedisCluster, list[ServerPro
 def acking_before_wait(tmp_path: Path) -> Iterator[tuple[RedisCluster, list[ServerProcess]]]:
     """The broken build of the negative control: nodes that acknowledge what the
     master alone holds (``?wait=0``)."""
-    with _launched(tmp_path, "0") as launched:
+    with nodes_on_a_cluster(tmp_path, LEASE, "wait=0") as launched:
         yield launched
-
-
-async def _start_games(
-    servers: list[ServerProcess],
-) -> tuple[list[RoomHistory], list[asyncio.Task[dict]]]:  # type: ignore[type-arg]
-    histories, games = [], []
-    for r in range(ROOMS):
-        made = await create_room(servers[r % NODES].url, "rollie", SEATS, room={"clock": 0})
-        room = made["room"]
-        # seat i of room r connects to node (r + i) % 3 first: most seats are relayed
-        players = [await player(servers, (r + i) % NODES, room, f"p{i}").connect()
-                   for i in range(SEATS)]  # fmt: skip
-        histories.append(RoomHistory(room, players))
-        games += [asyncio.create_task(play_seat(p, "push", delay=0.02, seed=10 * r + i))
-                  for i, p in enumerate(players)]  # fmt: skip
-    return histories, games
 
 
 def _client(cluster: RedisCluster) -> SyncCluster:
@@ -114,7 +77,7 @@ async def test_games_across_nodes_on_a_cluster(
     """Rooms on three nodes over a Redis Cluster, seats relayed: every game finishes and
     the history checks out (acks once, epochs one node each)."""
     cluster, servers = cluster_nodes
-    histories, games = await _start_games(servers)
+    histories, games = await start_games(servers, ROOMS, SEATS)
     finals = await asyncio.wait_for(asyncio.gather(*games), 150)
     for i, history in enumerate(histories):
         history.finals = finals[i * SEATS : (i + 1) * SEATS]
@@ -136,7 +99,7 @@ async def _kill_master_mid_game(
 ) -> tuple[list[str], dict[str, int]]:
     """The master of the first room's slot SIGKILLed mid-game, its replica frozen and cut
     off before (module docstring); the checker's violations and counts."""
-    histories, games = await _start_games(servers)
+    histories, games = await start_games(servers, ROOMS, SEATS)
     first = histories[0]
     await first.players[0].wait_for(lambda _: first.players[0].seq >= 15, timeout=60)
     master = cluster.master_of(f"rollhouse:room:{{{first.room}}}:log")
@@ -144,39 +107,18 @@ async def _kill_master_mid_game(
     cluster.signal(replica, signal.SIGSTOP)
     cluster.cut_replicas(master)  # what the master takes from now on reaches no replica
     await asyncio.sleep(FROZEN_FOR)
-    client = _client(cluster)
-    try:
-        for history in histories:  # what the clients have seen, then the log behind it
-            seen = max(p.seq for p in history.players)
-            log = [(s, b) for s, b, _ in raw_log(client, "rollhouse", history.room)]
-            history.snapshots.append(Seen(seen, log))
-    finally:
-        client.close()
+    note_seen(cluster, histories)
     killed = time.monotonic()
     cluster.kill(master)
     cluster.signal(replica, signal.SIGCONT)
     await asyncio.to_thread(cluster.wait_promoted, replica)
     promoted = time.monotonic() - killed
     await asyncio.to_thread(cluster.restart, master)  # back as the new master's replica
-    done, stuck = await asyncio.wait(games, timeout=timeout)
+    problems, counts, stuck = await end_and_check(cluster, histories, games, timeout)
     finished = time.monotonic() - killed
-    for game in stuck:
-        game.cancel()
-    await asyncio.gather(*stuck, return_exceptions=True)
-    for i, history in enumerate(histories):
-        mine = games[i * SEATS : (i + 1) * SEATS]
-        history.finals = [g.result() for g in mine if g in done and g.exception() is None]
-    client = _client(cluster)
-    try:
-        problems, counts = check(client, histories)
-    finally:
-        client.close()
-    for history in histories:
-        for p in history.players:
-            await p.close()
     print(f"\nmaster {master} killed (replica {replica} frozen {FROZEN_FOR} s before): "
           f"{counts}; replica promoted {promoted:.1f} s and games ended {finished:.1f} s "
-          f"after the kill; {len(stuck)} seats stalled; {len(problems)} violations")  # fmt: skip
+          f"after the kill; {stuck} seats stalled; {len(problems)} violations")  # fmt: skip
     return problems, counts
 
 

@@ -36,11 +36,20 @@ def binaries() -> tuple[str, str]:
 
 
 def launch_cluster(
-    directory: Path, *, appendonly: bool = False, config: Path | None = None
+    directory: Path,
+    *,
+    appendonly: bool = False,
+    config: Path | None = None,
+    appendfsync: str = "everysec",
+    validity: int | None = None,
 ) -> RedisCluster:
-    """Start a Redis Cluster with its files under ``directory`` (skip without Redis)."""
+    """Start a Redis Cluster with its files under ``directory`` (skip without Redis);
+    the settings as :func:`clients.soak.redis_cluster.launch_cluster`."""
     binaries()
-    return _launch(directory, appendonly=appendonly, config=config)
+    return _launch(
+        directory, appendonly=appendonly, config=config, appendfsync=appendfsync,
+        validity=validity,
+    )  # fmt: skip
 
 
 @pytest.fixture(scope="session")
