@@ -8,7 +8,9 @@ played by hosted bots, the others by SDK players over websockets (each seat tryi
 another node first, so most are relayed). Every few seconds (``--every``, ±50 %) it
 draws a fault, for ``--minutes``: SIGKILL a node (started again), SIGSTOP a node
 past its lease (then SIGCONT), SIGKILL a Redis master (its replica promoted, the old
-one started again as a replica), cut a node from Redis for 2.5 leases or slow its
+one started again as a replica), SIGKILL a master and start it again at once (before
+any failover: what a supervisor does; the members keep an AOF flushed before every
+reply, as deploy/redis-cluster.conf), cut a node from Redis for 2.5 leases or slow its
 links (its clients stay connected), put a Redis master in a minority partition (the
 link faults: the cluster the soak starts sits behind TCP proxies of its own,
 clients/soak/netsplit.py). Then ``--settle`` seconds without faults, and the

@@ -7,6 +7,12 @@
 - ``master-kill``: SIGKILL a Redis master (only on a cluster the soak started): its
   replica is promoted (every acknowledged append is on it: WAIT), the old master
   is started again and rejoins as the new master's replica;
+- ``master-restart``: SIGKILL a Redis master and start it again at once, as a
+  supervisor does (compose's restart policy, a pod's container restart), before its
+  replica can be promoted: it comes back as the master with what its AOF holds
+  (``appendfsync always``: everything it acknowledged) and its replica resyncs from
+  it. With no AOF it would come back empty and its replica would drop everything
+  (tests/cluster/test_master_restart.py shows the checker finds that);
 - ``node-cut``: a node partitioned from Redis (every connection it has to the cluster
   blackholed by the soak's proxies, :mod:`clients.soak.netsplit`) for 2.5 leases
   while its clients stay connected: it must stop acknowledging within a lease, let
@@ -46,10 +52,10 @@ from clients.soak.redis_cluster import RedisCluster
 from server.store.redis_conn import mget
 
 NODE_FAULTS = ("node-kill", "node-pause")
-REDIS_FAULTS = ("master-kill",)
+REDIS_FAULTS = ("master-kill", "master-restart")
 LINK_FAULTS = ("node-cut", "node-slow", "master-isolate")
 """Faults made by the soak's proxies (a cluster the soak started)."""
-MASTER_FAULTS = ("master-kill", "master-isolate")
+MASTER_FAULTS = ("master-kill", "master-restart", "master-isolate")
 PAUSE_LEASES = 1.5
 """A paused node sleeps this many leases: past its lease, so its rooms move."""
 CUT_LEASES = 2.5
@@ -194,14 +200,7 @@ async def _lose_master(
     await asyncio.to_thread(cluster.wait_whole, 60.0)
     if master not in await asyncio.to_thread(cluster.masters):
         raise RuntimeError(f"redis {master} is no longer a master")
-    rooms = [h.room for h in histories]
-    stalled = [r for r in rooms if _port(client, cluster, key(prefix, r, "log")) == master]
-    before = await tails(client, prefix, stalled)
-    for history in histories:
-        if history.room in stalled and history.players:
-            seen = max(p.seq for p in history.players)
-            log = await asyncio.to_thread(_read, cluster, prefix, history.room)
-            history.snapshots.append(Seen(seen, log))
+    before = await _note_views(client, cluster, prefix, master, histories)
     replica = await asyncio.to_thread(cluster.replica_of, master)
     began = time.monotonic()
     proxied = cluster if isinstance(cluster, ProxiedCluster) and kind == "master-isolate" else None
@@ -222,6 +221,47 @@ async def _lose_master(
     fault.whole = time.monotonic() - began
     fault.restarts = 0 if proxied is not None else 1
     return fault
+
+
+async def restart_master(
+    client: AsyncCluster,
+    cluster: RedisCluster,
+    prefix: str,
+    master: int,
+    histories: Sequence[RoomHistory],
+) -> Fault:
+    """SIGKILL ``master`` and start it again at once (before any failover)."""
+    await asyncio.to_thread(cluster.wait_whole, 60.0)
+    if master not in await asyncio.to_thread(cluster.masters):
+        raise RuntimeError(f"redis {master} is no longer a master")
+    before = await _note_views(client, cluster, prefix, master, histories)
+    began = time.monotonic()
+    cluster.kill(master)
+    fault = Fault("master-restart", f"redis {master}", began, before, restarts=1)
+    await asyncio.to_thread(cluster.restart, master)
+    await asyncio.to_thread(cluster.wait_whole, 60.0)
+    fault.whole = time.monotonic() - began
+    return fault
+
+
+async def _note_views(
+    client: AsyncCluster,
+    cluster: RedisCluster,
+    prefix: str,
+    master: int,
+    histories: Sequence[RoomHistory],
+) -> dict[str, int]:
+    """The log length of each room ``master`` serves; the views of their players first
+    (the checker finds any record they saw that the log lacks afterwards)."""
+    rooms = [h.room for h in histories]
+    stalled = [r for r in rooms if _port(client, cluster, key(prefix, r, "log")) == master]
+    before = await tails(client, prefix, stalled)
+    for history in histories:
+        if history.room in stalled and history.players:
+            seen = max(p.seq for p in history.players)
+            log = await asyncio.to_thread(_read, cluster, prefix, history.room)
+            history.snapshots.append(Seen(seen, log))
+    return before
 
 
 def _port(client: AsyncCluster, cluster: RedisCluster, name: str) -> int | None:

@@ -198,8 +198,10 @@ class ProxiedCluster(RedisCluster):
 
     Start it with :meth:`launch` (in the test's event loop: the Links live there)."""
 
-    def __init__(self, directory: Path) -> None:
-        super().__init__(directory)
+    def __init__(
+        self, directory: Path, *, appendonly: bool = False, appendfsync: str = "everysec"
+    ) -> None:
+        super().__init__(directory, appendonly=appendonly, appendfsync=appendfsync)
         self.client_links: dict[int, Link] = {}
         """Real port -> the Link every other member (and the test) reaches it through."""
         self.bus_links: dict[int, Link] = {}

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import os
 import random
@@ -36,7 +37,7 @@ from clients.sdk import create_room
 from clients.soak import faults as F
 from clients.soak.history import RecordingClient, RoomHistory, check, game_over
 from clients.soak.netsplit import ProxiedCluster
-from clients.soak.redis_cluster import RedisCluster, launch_cluster
+from clients.soak.redis_cluster import ALWAYS, RedisCluster, launch_cluster
 from clients.soak.track import Track, longest_stall, merged, moved_since, recovered_after, seq_at
 from server.store.redis_conn import connect
 
@@ -53,6 +54,10 @@ POLL = 0.5
 START_SECONDS = 15.0
 """About how long the cluster and the nodes take to start (the progress bar's unit)."""
 PREFIX = "rollhouse"
+PERSISTENCE: dict[str, Any] = {"appendonly": True, "appendfsync": ALWAYS}
+"""The soak's members keep an AOF, flushed before any reply (deploy/redis-cluster.conf):
+a master killed and started again at once (``master-restart``) comes back with every
+write it acknowledged."""
 
 
 @attrs.frozen
@@ -256,6 +261,8 @@ class Soak:
             if kind == "master-isolate":
                 assert isinstance(self.cluster, ProxiedCluster)
                 return await F.isolate_master(self.client, self.cluster, PREFIX, target, histories)
+            if kind == "master-restart":
+                return await F.restart_master(self.client, self.cluster, PREFIX, target, histories)
             return await F.kill_master(self.client, self.cluster, PREFIX, target, histories)
         if kind in ("node-cut", "node-slow"):
             assert isinstance(self.cluster, ProxiedCluster)
@@ -488,11 +495,13 @@ async def soak(options: Options, workdir: Path, shown: progress.Bar) -> dict[str
         url = "redis+cluster://" + options.redis
     elif any(k in F.LINK_FAULTS for k in options.faults):
         shown.now("starting a Redis Cluster (3 masters + 3 replicas) behind proxies")
-        cluster = await ProxiedCluster(workdir / "redis").launch(ids)
+        cluster = await ProxiedCluster(workdir / "redis", **PERSISTENCE).launch(ids)
         url = cluster.url
     else:
         shown.now("starting a Redis Cluster (3 masters + 3 replicas)")
-        cluster = await asyncio.to_thread(launch_cluster, workdir / "redis")
+        cluster = await asyncio.to_thread(
+            functools.partial(launch_cluster, workdir / "redis", **PERSISTENCE)
+        )
         url = cluster.url
     node_urls = [cluster.node_url(i) if isinstance(cluster, ProxiedCluster) else url for i in ids]
     nodes = [Node(i, node_urls[i], workdir, options.lease) for i in range(NODES)]

@@ -50,16 +50,20 @@ def find(docs: list[dict[str, Any]], kind: str, name: str) -> dict[str, Any]:
 
 def test_the_node_configuration_has_the_documented_settings() -> None:
     """deploy/redis-cluster.conf: cluster mode, a replica takes over after the node
-    timeout, the other masters keep serving, names announced, AOF every second; and
+    timeout, the other masters keep serving, names announced, the AOF flushed before each reply, a replica
+    synced at once, a stale replica never promoted; and
     deploy/README.md states the same values."""
     conf = settings(CONF.read_text())
     assert conf["cluster-enabled"] == "yes" and conf["port"] == "6379"
     assert conf["cluster-require-full-coverage"] == "no"
     assert conf["cluster-preferred-endpoint-type"] == "hostname"
-    assert conf["appendonly"] == "yes" and conf["appendfsync"] == "everysec"
+    assert conf["appendonly"] == "yes" and conf["appendfsync"] == "always"
+    assert conf["repl-diskless-sync-delay"] == "0"
+    assert "cluster-replica-validity-factor" not in conf  # Redis's 10, never 0
     assert "min-replicas-to-write" not in conf
     readme = (DEPLOY / "README.md").read_text()
-    for name in ("cluster-node-timeout", "appendfsync", "cluster-require-full-coverage"):
+    for name in ("cluster-node-timeout", "appendfsync", "cluster-require-full-coverage",
+                 "repl-diskless-sync-delay"):  # fmt: skip
         assert f"`{name} {conf[name]}`" in readme, name
     assert "min-replicas-to-write" in readme
 
