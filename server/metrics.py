@@ -127,6 +127,12 @@ class Metrics:
             "rollhouse_fencing_refusals_total",
             "Appends or settles refused because another owner moved the room's fence epoch.",
         )
+        self.store_regressions = Counter(
+            "rollhouse_store_regressions_total",
+            "A room's log or fence found below what this node acknowledged or wrote, by "
+            "what (log, fence): the store lost acknowledged writes (a failover or restart "
+            "its settings did not cover, deploy/README.md).",
+        )
         self.leases = Counter(
             "rollhouse_leases_total",
             "Room leases by event: taken, renewed, lost (expired or taken by another node), "
@@ -201,7 +207,7 @@ class Metrics:
             self.protocol_errors, self.dropped, self.refused, self.retries, self.append_failures,
             self.rooms_loaded_at_start, self.append_latency, self.fanout_latency,
             self.rooms_owned, self.leases, self.failovers, self.fencing_refusals, self.forwarded,
-            self.summaries_mended,
+            self.summaries_mended, self.store_regressions,
             self.forward_latency, self.relay_latency, self.load_seconds, self.snapshots,
             self.ack_latency, self.append_stalled, self.store_up, self.lease_seconds,
             self.lease_renewal_age, self.signins,

@@ -194,12 +194,7 @@ async def _lose_master(
     master: int,
     histories: Sequence[RoomHistory],
 ) -> Fault:
-    # a master whose replica is not attached right now (its link dropped a moment, or it
-    # still syncs after the last fault) has nothing to promote: wait for the cluster to be
-    # whole first
-    await asyncio.to_thread(cluster.wait_whole, 60.0)
-    if master not in await asyncio.to_thread(cluster.masters):
-        raise RuntimeError(f"redis {master} is no longer a master")
+    await _whole_with(cluster, master)
     before = await _note_views(client, cluster, prefix, master, histories)
     replica = await asyncio.to_thread(cluster.replica_of, master)
     began = time.monotonic()
@@ -231,9 +226,7 @@ async def restart_master(
     histories: Sequence[RoomHistory],
 ) -> Fault:
     """SIGKILL ``master`` and start it again at once (before any failover)."""
-    await asyncio.to_thread(cluster.wait_whole, 60.0)
-    if master not in await asyncio.to_thread(cluster.masters):
-        raise RuntimeError(f"redis {master} is no longer a master")
+    await _whole_with(cluster, master)
     before = await _note_views(client, cluster, prefix, master, histories)
     began = time.monotonic()
     cluster.kill(master)
@@ -242,6 +235,14 @@ async def restart_master(
     await asyncio.to_thread(cluster.wait_whole, 60.0)
     fault.whole = time.monotonic() - began
     return fault
+
+
+async def _whole_with(cluster: RedisCluster, master: int) -> None:
+    """Wait for the cluster to be whole (every master with a replica in sync: one whose
+    replica is not attached has nothing to promote), ``master`` still one of them."""
+    await asyncio.to_thread(cluster.wait_whole, 60.0)
+    if master not in await asyncio.to_thread(cluster.masters):
+        raise RuntimeError(f"redis {master} is no longer a master")
 
 
 async def _note_views(

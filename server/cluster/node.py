@@ -96,6 +96,8 @@ class Node:
                              wait_timeout=min(wait_timeout, timeout / 2), writer=self.writer,
                              incarnation=self.streams.incarnation)  # fmt: skip
         self.streams.replicas, self.streams.wait_timeout = replicas, self.leases.wait_timeout
+        self._backwards = 0
+        """Fences found gone backwards so far (``Leases.backwards``), counted in metrics."""
         self.index = Index(self.client, prefix)
         self.idempotency = IdempotencyKeys(self.client, prefix)
         self.rooms: Rooms | None = None
@@ -449,6 +451,10 @@ class Node:
                 raise StoreUnavailable("no renewal within a lease") from exc
             raise
         self.last_renewed = sent
+        if self.leases.backwards > self._backwards:
+            gone = self.leases.backwards - self._backwards
+            self.metrics.store_regressions.inc(gone, what="fence")
+            self._backwards = self.leases.backwards
         self.room_renewed = {r: t for r, t in self.room_renewed.items() if r in owned}
         for room_id, ok in renewed.items():
             if ok is None:  # its master did not answer (failing over): kept for its lease

@@ -95,6 +95,7 @@ class Writes:
             return WriteFailed(True, str(exc), self.clock(), conflict=True)
         except StoreConflict as exc:
             if exc.actual < out.expected:  # the room is reloaded from the log as it is
+                self.metrics.store_regressions.inc(what="log")
                 log.error("room %s: its log went back to %d below the %d acknowledged",
                           self.room_id, exc.actual, out.expected)  # fmt: skip
             return WriteFailed(True, str(exc), self.clock(), conflict=True)
