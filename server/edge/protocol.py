@@ -156,6 +156,9 @@ class WebSocketEdge(asyncio.Protocol):
         return None
 
     def connection_lost(self, exc: Exception | None) -> None:
+        # nothing is written from here on: uvloop's closed transports raise on a write
+        # (a room closing its players as it breaks must not fail on a reset socket)
+        self.transport = None
         self.server_state.connections.discard(self)
         if self.timer is not None:
             self.timer.cancel()
@@ -253,7 +256,7 @@ class WebSocketEdge(asyncio.Protocol):
         """Frame each and write them in one call; while the transport is full they wait
         in the outbox (its overflow drops the client: room/slow_consumer)."""
         ws, transport = self.ws, self.transport
-        if transport is None or ws.state is not State.OPEN:
+        if transport is None or ws.state is not State.OPEN or transport.is_closing():
             return
         if self.paused:
             self._hold(frames)
@@ -289,7 +292,7 @@ class WebSocketEdge(asyncio.Protocol):
         """Write what the sans-I/O layer has to send (answers to pings and closes, the
         handshake's response); its end of stream closes the transport."""
         transport = self.transport
-        if transport is None:
+        if transport is None or transport.is_closing():
             return
         data = self.ws.data_to_send()
         if not data:
