@@ -253,6 +253,12 @@ class Soak:
         """Draw a fault and its target, bring it about and undo it."""
         masters = await asyncio.to_thread(self.cluster.masters) if self.cluster else []
         kind, target = F.draw(rng, self.deck, kinds, self.nodes, masters)
+        if isinstance(target, int):  # a master, once the last fault's failover is over
+            assert self.cluster is not None
+            await asyncio.to_thread(self.cluster.wait_whole, 60.0)
+            masters = await asyncio.to_thread(self.cluster.masters)
+            if target not in masters:  # a failover of its own moved it meanwhile
+                target = rng.choice(masters)
         running = [g for g in self.games.values() if g.track.ended is None]
         rooms = [g.history.room for g in running]
         if isinstance(target, int):
