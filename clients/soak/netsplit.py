@@ -255,8 +255,8 @@ class ProxiedCluster(RedisCluster):
     def master_of(self, key: str) -> int:
         return self.real(super().master_of(key))
 
-    def replica_of(self, master: int) -> int:
-        return self.real(super().replica_of(master))
+    def replica_of(self, master: int, timeout: float = 10.0) -> int:
+        return self.real(super().replica_of(master, timeout))
 
     def node_url(self, node: str, query: str = "") -> str:
         """The store URL of rollhouse node ``node``: seeds and every announced member
