@@ -62,6 +62,7 @@ if TYPE_CHECKING:
 log = logging.getLogger("rollhouse.cluster")
 
 MOVED_MESSAGE = "the room moved to another node; reconnect"
+UNREACHABLE_MESSAGE = "this node cannot reach the store; reconnect"
 
 
 class Node:
@@ -178,7 +179,12 @@ class Node:
 
     def ready(self) -> bool:
         """Leases are being renewed and the node takes rooms."""
-        return not self.draining and time.monotonic() - self.last_renewed < self.lease
+        return not self.draining and self.renewing()
+
+    def renewing(self) -> bool:
+        """A renewal reached Redis within the last lease: the rooms this node runs are
+        still its own as far as it can know (past that, any may be another node's)."""
+        return time.monotonic() - self.last_renewed < self.lease
 
     # -- Fencer ------------------------------------------------------------------------
 
@@ -208,7 +214,7 @@ class Node:
         if self.draining:
             raise RoomRefusal(codes.MOVED, "this node is shutting down; reconnect")
         if self.lets_go and not self.ready():  # cut off from its Redis Cluster
-            raise RoomRefusal(codes.UNAVAILABLE, "this node cannot reach the store; reconnect")
+            raise RoomRefusal(codes.UNAVAILABLE, UNREACHABLE_MESSAGE)
         try:
             return await self.rooms.get(room_id)
         except RoomElsewhere as exc:
@@ -336,6 +342,13 @@ class Node:
         assert self.rooms is not None
         key = (msg["n"], msg["p"])
         if key in self.remote or key in self.joining:  # sent twice (a pipeline retried)
+            return
+        if self.lets_go and not self.renewing():
+            # as a local hello (open): with no renewal for a lease, a room this node runs
+            # may be another's by now, and its copy stale (a 30-minute soak: a node whose
+            # ticks stalled told a relayed player its seat token matched no seat)
+            self.streams.send(key[0], {"k": "close", "p": key[1], "c": codes.UNAVAILABLE,
+                                       "m": UNREACHABLE_MESSAGE})  # fmt: skip
             return
         room = self.rooms.live.get(msg["r"])
         if room is not None and not room.broken and not self.draining:

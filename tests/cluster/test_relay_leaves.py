@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import Any
 
 import pytest
@@ -21,6 +22,7 @@ from server.cluster.relay import RemotePeer, RemoteRoom, unpack, without_gone_he
 from server.config import Settings
 from server.metrics import Metrics
 from server.room.io import Leave
+from server.room.rooms import Rooms
 from server.store import open_store
 from tests.server.core_harness import Table
 from tests.support.redis_server import free_port, start_redis
@@ -284,3 +286,33 @@ async def test_a_connection_that_leaves_while_its_hello_waits_for_redis_sends_no
         await store.close()
         if stop is not None:
             stop()
+
+
+async def test_a_node_without_a_renewal_for_a_lease_refuses_relayed_hellos(
+    redis_url: str,
+) -> None:
+    """An owner whose last renewal is older than a lease (cut off, or its ticks stalled)
+    answers a relayed hello ``room/unavailable``, as it answers a local one, instead of
+    joining it to a copy of the room that may be stale; renewing again, it serves it."""
+    store = open_store(redis_url)
+    node = Node(Settings(store_url=redis_url, node_id=OWNER), store, Metrics())
+    node.rooms = Rooms(store, node.settings, node.metrics, fencer=node)
+    node.lets_go = True  # as on a Redis Cluster
+    client = aioredis.Redis.from_url(redis_url)
+    try:
+        node.last_renewed = time.monotonic() - 2 * node.lease
+        node._hello({"k": "hello", "n": "relay-node", "p": 1, "r": "r-gone"})
+        node.last_renewed = time.monotonic()
+        node._hello({"k": "hello", "n": "relay-node", "p": 2, "r": "r-gone"})
+        for _attempt in range(100):  # the second is loaded aside
+            if not node.joining:
+                break
+            await asyncio.sleep(0.02)
+        await node.streams.flush()
+        entries = await client.xrange("rollhouse:node:relay-node:in")
+        closes = {m["p"]: m["c"] for m in (unpack(f[b"m"]) for _, f in entries)}
+        assert closes == {1: "room/unavailable", 2: "room/not_found"}
+    finally:
+        await client.aclose()
+        await node.close()
+        await store.close()
