@@ -234,11 +234,13 @@ class Node:
             if self._published.get(room.room_id) != text:
                 changed[room.room_id] = summary
                 self._published[room.room_id] = text
-        try:
-            await self.index.put(changed)
-        except StoreError:
+        try:  # bounded: the tick that publishes also renews the leases
+            await asyncio.wait_for(self.index.put(changed), self.lease)
+        except (StoreError, TimeoutError) as exc:
             for room_id in changed:
                 self._published.pop(room_id, None)
+            if isinstance(exc, TimeoutError):
+                raise StoreUnavailable("room summaries not written within a lease") from exc
             raise
 
     async def current(self, found: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
@@ -489,7 +491,8 @@ class Node:
                 if room.fenced:  # another node claimed it: its appends were refused
                     self.metrics.leases.inc(event="lost")
                 await rooms.unload(room_id)
-                await rooms.release(room_id)
+                with contextlib.suppress(TimeoutError):  # its lease lapses by itself
+                    await asyncio.wait_for(rooms.release(room_id), self.lease)
         await self.publish(list(rooms.live.values()))
         await self._drop_dead_relays()
 
@@ -561,7 +564,10 @@ class Node:
         for key in [k for k, (_, _, peer) in self.remote.items() if peer.closed]:
             self.remote.pop(key, None)
         nodes = sorted({node for node, _ in self.remote})
-        running = await self.leases.alive(nodes)
+        try:  # bounded: the next tick's renewal waits on this one
+            running = await asyncio.wait_for(self.leases.alive(nodes), self.lease)
+        except TimeoutError as exc:
+            raise StoreUnavailable("relay heartbeats not read within a lease") from exc
         for key, (room, pid, peer) in list(self.remote.items()):
             current = running.get(key[0], ANY_INCARNATION)
             if current is None or restarted(peer.incarnation, current):

@@ -83,6 +83,10 @@ async def live_server() -> AsyncIterator[LiveServer]:
         yield server
 
 
+class PortTaken(RuntimeError):
+    """The server could not bind its port: another process took it first."""
+
+
 class ServerProcess:
     """``rollhouse serve`` in a child process, so a test can SIGKILL it."""
 
@@ -101,6 +105,10 @@ class ServerProcess:
         self.store_url = store_url
         self.workdir = workdir
         self.port = port or free_port()
+        self.picked = port is None
+        """The port was picked free here: taken by another process before the first
+        start could bind it, another one is picked (a restart keeps its port)."""
+        self.started = False
         self.args = list(args)
         """Extra ``rollhouse serve`` options, e.g. ``["--idle-unload", "0.5"]``."""
         self.proc: subprocess.Popen[bytes] | None = None
@@ -114,6 +122,20 @@ class ServerProcess:
         return f"ws://127.0.0.1:{self.port}/ws"
 
     def start(self) -> None:
+        """Start it and wait until it answers; a port taken meanwhile by another test's
+        process (picked free, bound by someone else first) is picked again, a few times,
+        before the first start only."""
+        for attempt in range(3):
+            try:
+                self._start()
+                self.started = True
+                return
+            except PortTaken:
+                if self.started or not self.picked or attempt == 2:
+                    raise
+                self.port = free_port()
+
+    def _start(self) -> None:
         cmd = [
             sys.executable,
             "-m",
@@ -131,6 +153,9 @@ class ServerProcess:
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:
+                tail = (self.workdir / f"server-{self.port}.log").read_bytes().splitlines()[-5:]
+                if any(b"address already in use" in line for line in tail):
+                    raise PortTaken(f"port {self.port} was taken before the server bound it")
                 raise RuntimeError(f"server exited with {self.proc.returncode}")
             with contextlib.suppress(httpx.HTTPError):
                 if httpx.get(self.url + "/api/health", timeout=1).status_code == 200:
