@@ -8,7 +8,7 @@
   replica is promoted (every acknowledged append is on it: WAIT), the old master
   is started again and rejoins as the new master's replica;
 - ``master-restart``: SIGKILL a Redis master and start it again at once, as a
-  supervisor does (compose's restart policy, a pod's container restart), before its
+  supervisor may (a pod's first container restart is immediate), before its
   replica can be promoted: it comes back as the master with what its AOF holds
   (``appendfsync always``: everything it acknowledged) and its replica resyncs from
   it. With no AOF it would come back empty and its replica would drop everything
@@ -186,6 +186,17 @@ async def isolate_master(
     return await _lose_master("master-isolate", client, cluster, prefix, master, histories)
 
 
+async def restart_master(
+    client: AsyncCluster,
+    cluster: RedisCluster,
+    prefix: str,
+    master: int,
+    histories: Sequence[RoomHistory],
+) -> Fault:
+    """SIGKILL ``master`` and start it again at once (before any failover)."""
+    return await _lose_master("master-restart", client, cluster, prefix, master, histories)
+
+
 async def _lose_master(
     kind: str,
     client: AsyncCluster,
@@ -196,42 +207,24 @@ async def _lose_master(
 ) -> Fault:
     await _whole_with(cluster, master)
     before = await _note_views(client, cluster, prefix, master, histories)
-    replica = await asyncio.to_thread(cluster.replica_of, master)
+    at_once = kind == "master-restart"  # no promotion to wait for
+    replica = None if at_once else await asyncio.to_thread(cluster.replica_of, master)
     began = time.monotonic()
     proxied = cluster if isinstance(cluster, ProxiedCluster) and kind == "master-isolate" else None
     if proxied is not None:
         proxied.isolate(master)
     else:
         cluster.kill(master)
-    fault = Fault(kind, f"redis {master}", began, before)
+    fault = Fault(kind, f"redis {master}", began, before, restarts=0 if proxied is not None else 1)
     try:
-        await asyncio.to_thread(cluster.wait_promoted, replica)
-        fault.promoted = time.monotonic() - began
+        if replica is not None:
+            await asyncio.to_thread(cluster.wait_promoted, replica)
+            fault.promoted = time.monotonic() - began
     finally:
         if proxied is not None:
             proxied.heal()
         else:
             await asyncio.to_thread(cluster.restart, master)
-    await asyncio.to_thread(cluster.wait_whole, 60.0)
-    fault.whole = time.monotonic() - began
-    fault.restarts = 0 if proxied is not None else 1
-    return fault
-
-
-async def restart_master(
-    client: AsyncCluster,
-    cluster: RedisCluster,
-    prefix: str,
-    master: int,
-    histories: Sequence[RoomHistory],
-) -> Fault:
-    """SIGKILL ``master`` and start it again at once (before any failover)."""
-    await _whole_with(cluster, master)
-    before = await _note_views(client, cluster, prefix, master, histories)
-    began = time.monotonic()
-    cluster.kill(master)
-    fault = Fault("master-restart", f"redis {master}", began, before, restarts=1)
-    await asyncio.to_thread(cluster.restart, master)
     await asyncio.to_thread(cluster.wait_whole, 60.0)
     fault.whole = time.monotonic() - began
     return fault

@@ -35,6 +35,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -159,8 +160,11 @@ class Leases:
         wait_timeout: float = 1.0,
         writer: Client | None = None,
         incarnation: str = "1",
+        on_backwards: Callable[[str], None] | None = None,
     ) -> None:
         self.client = client
+        self.on_backwards = on_backwards
+        """Told each room found with its fence below this node's epoch (the metrics)."""
         self.incarnation = incarnation
         """What this node's heartbeat holds: its process's token (see :meth:`alive`)."""
         self.writer = writer or client
@@ -265,6 +269,8 @@ class Leases:
         backwards = [room for room, r in zip(rooms, replies, strict=False) if int(r) == -1]
         for room in backwards:
             self.backwards += 1
+            if self.on_backwards is not None:
+                self.on_backwards(room)
             log.error("room %s: its fence was below epoch %d (a failover lost writes); "
                       "put back, the room is reloaded", room, rooms[room])  # fmt: skip
         return {room: int(r) == 1 for room, r in zip(rooms, replies, strict=False)}

@@ -95,10 +95,9 @@ class Node:
         self.streams = Streams(self.writer, self.reader, prefix, self.id, self.on_message)
         self.leases = Leases(self.client, prefix, self.id, self.lease, replicas=replicas,
                              wait_timeout=min(wait_timeout, timeout / 2), writer=self.writer,
-                             incarnation=self.streams.incarnation)  # fmt: skip
+                             incarnation=self.streams.incarnation,
+                             on_backwards=self._fence_went_back)  # fmt: skip
         self.streams.replicas, self.streams.wait_timeout = replicas, self.leases.wait_timeout
-        self._backwards = 0
-        """Fences found gone backwards so far (``Leases.backwards``), counted in metrics."""
         self.index = Index(self.client, prefix)
         self.idempotency = IdempotencyKeys(self.client, prefix)
         self.rooms: Rooms | None = None
@@ -176,6 +175,11 @@ class Node:
             await self.writer.aclose()
         await self.client.aclose()
         await self.reader.aclose()
+
+    def _fence_went_back(self, room: str) -> None:
+        """A renewal found ``room``'s fence below this node's epoch: the store lost a
+        write it had acknowledged (the lease put it back; the room is reloaded)."""
+        self.metrics.store_regressions.inc(what="fence")
 
     def ready(self) -> bool:
         """Leases are being renewed and the node takes rooms."""
@@ -466,10 +470,6 @@ class Node:
                 raise StoreUnavailable("no renewal within a lease") from exc
             raise
         self.last_renewed = sent
-        if self.leases.backwards > self._backwards:
-            gone = self.leases.backwards - self._backwards
-            self.metrics.store_regressions.inc(gone, what="fence")
-            self._backwards = self.leases.backwards
         self.room_renewed = {r: t for r, t in self.room_renewed.items() if r in owned}
         for room_id, ok in renewed.items():
             if ok is None:  # its master did not answer (failing over): kept for its lease

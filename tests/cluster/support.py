@@ -77,6 +77,17 @@ async def start_games(
     return histories, games
 
 
+async def under_way(
+    cluster: RedisCluster, servers: list[ServerProcess], rooms: int = 3, seats: int = 3
+) -> tuple[list[RoomHistory], Games, int]:
+    """:func:`start_games`, once the first room has 15 records: the histories, the games'
+    tasks and the port of the master that holds the first room's slot (the one to fail)."""
+    histories, games = await start_games(servers, rooms, seats)
+    first = histories[0]
+    await first.players[0].wait_for(lambda _: first.players[0].seq >= 15, timeout=60)
+    return histories, games, cluster.master_of(f"rollhouse:room:{{{first.room}}}:log")
+
+
 def note_seen(cluster: RedisCluster, histories: list[RoomHistory]) -> None:
     """Before a fault: what each room's clients have seen, and the log behind it (the
     checker finds any seen record the log lacks afterwards)."""

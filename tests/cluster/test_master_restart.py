@@ -1,7 +1,7 @@
 """A Redis master killed and started again at once, before its replica is promoted.
 
-What a supervisor does (compose's restart policy, a pod's container restart, both far
-quicker than a node timeout): the master comes back still the master of its slots,
+What a supervisor that restarts it within the node timeout does (a pod's first
+container restart is immediate): the master comes back still the master of its slots,
 with what it loaded from disk, and its replica resyncs from it, dropping what it
 held. So a master may only be restarted with an AOF that holds every write it
 acknowledged: ``appendfsync always`` (deploy/redis-cluster.conf; Redis flushes the
@@ -19,7 +19,12 @@ from pathlib import Path
 import pytest
 
 from clients.soak.redis_cluster import ALWAYS
-from tests.cluster.support import end_and_check, nodes_on_a_cluster, note_seen, start_games
+from tests.cluster.support import (
+    end_and_check,
+    nodes_on_a_cluster,
+    note_seen,
+    under_way,
+)
 from tests.support.redis_cluster import RedisCluster
 from tests.support.server import ServerProcess
 
@@ -31,10 +36,7 @@ async def _restart_master_at_once(
 ) -> tuple[list[str], dict[str, int], bool]:
     """Kill the master of the first room's slot mid-game and start it again at once;
     the checker's violations and counts, and whether it came back as the master."""
-    histories, games = await start_games(servers)
-    first = histories[0]
-    await first.players[0].wait_for(lambda _: first.players[0].seq >= 15, timeout=60)
-    master = cluster.master_of(f"rollhouse:room:{{{first.room}}}:log")
+    histories, games, master = await under_way(cluster, servers)
     note_seen(cluster, histories)
     cluster.kill(master)
     await asyncio.to_thread(cluster.restart, master)

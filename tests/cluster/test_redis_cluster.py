@@ -33,7 +33,13 @@ from clients.soak.history import check, epochs, raw_log
 from server.cluster.leases import Leases
 from server.store import StoreFenced, StoreUnavailable, open_store
 from server.store.redis_conn import connect, single_shot
-from tests.cluster.support import end_and_check, nodes_on_a_cluster, note_seen, start_games
+from tests.cluster.support import (
+    end_and_check,
+    nodes_on_a_cluster,
+    note_seen,
+    start_games,
+    under_way,
+)
 from tests.support.redis_cluster import RedisCluster, launch_cluster
 from tests.support.server import ServerProcess
 
@@ -99,10 +105,7 @@ async def _kill_master_mid_game(
 ) -> tuple[list[str], dict[str, int]]:
     """The master of the first room's slot SIGKILLed mid-game, its replica frozen and cut
     off before (module docstring); the checker's violations and counts."""
-    histories, games = await start_games(servers, ROOMS, SEATS)
-    first = histories[0]
-    await first.players[0].wait_for(lambda _: first.players[0].seq >= 15, timeout=60)
-    master = cluster.master_of(f"rollhouse:room:{{{first.room}}}:log")
+    histories, games, master = await under_way(cluster, servers, ROOMS, SEATS)
     replica = cluster.replica_of(master)
     cluster.signal(replica, signal.SIGSTOP)
     cluster.cut_replicas(master)  # what the master takes from now on reaches no replica

@@ -26,7 +26,12 @@ from pathlib import Path
 
 import pytest
 
-from tests.cluster.support import end_and_check, nodes_on_a_cluster, note_seen, start_games
+from tests.cluster.support import (
+    end_and_check,
+    nodes_on_a_cluster,
+    note_seen,
+    under_way,
+)
 from tests.support.redis_cluster import RedisCluster
 from tests.support.server import ServerProcess
 
@@ -41,10 +46,7 @@ async def _unsynced_replica_left_alone(
 ) -> tuple[list[str], dict[str, int], bool]:
     """The fault of the module docstring; the checker's violations and counts, and
     whether the unsynced replica took over."""
-    histories, games = await start_games(servers)
-    first = histories[0]
-    await first.players[0].wait_for(lambda _: first.players[0].seq >= 15, timeout=60)
-    old = cluster.master_of(f"rollhouse:room:{{{first.room}}}:log")
+    histories, games, old = await under_way(cluster, servers)
     new = cluster.replica_of(old)
     note_seen(cluster, histories)
     cluster.kill(old)
