@@ -202,7 +202,9 @@ class Rooms:
             records.append(RoomAct(act, record.at, host))
         if chosen["bots"] == seats:  # time alone moves it: load it again after a restart
             await self.store.set_driven(room_id, True)
-        await self._append_new(room_id, [to_plain(r) for r in records], fence)
+        written = await self._append_new(room_id, [to_plain(r) for r in records], fence)
+        if fence is not None:  # a refence that settled the append moved the claim's epoch on
+            fence = written
         model = rebuild(room_id, list(enumerate(records, start=1)))  # one atomic step above
         try:
             core = RoomCore(model, settings=self.core_settings)
@@ -278,15 +280,18 @@ class Rooms:
 
     async def _append_new(
         self, room_id: str, plain: list[dict[str, Any]], fence: int | None
-    ) -> None:
+    ) -> int:
         """A new room's first records, settled like any append whose outcome is unknown:
-        the log says whether they landed (a fresh room id has no other writer)."""
+        the log says whether they landed (a fresh room id has no other writer). The
+        epoch they were settled with: the room's writes carry it from then on (a room
+        started with the claim's epoch after a refence has its first write refused and
+        bounces to another node)."""
         if fence is None:  # single node: fence the creation too, so a late write can be refused
             fence = await self.store.fence(room_id)
         for attempt in range(3):
             try:
                 await self.store.append(room_id, plain, 0, fence=fence)
-                return
+                return fence
             except StoreUnknown:
                 if attempt == 2:
                     raise
@@ -296,7 +301,8 @@ class Rooms:
                     # lease is still ours (a bare INCR of the fence would be neither)
                     fence = await self.fencer.refence(room_id)
                     if await self.store.last_seq(room_id) == len(plain):
-                        return  # it landed
+                        return fence  # it landed
+        raise AssertionError("unreachable: the third unknown outcome is raised")
 
     async def get(self, room_id: str) -> Room:
         """The live room, loading it from its log when needed; room/not_found otherwise."""

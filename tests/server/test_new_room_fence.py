@@ -71,3 +71,22 @@ async def test_a_new_rooms_unknown_first_append_is_settled_with_a_noted_epoch() 
         assert len(await store.read(summary["room"])) >= 1
     finally:
         await rooms.close()
+
+
+async def test_a_room_settled_with_a_new_epoch_runs_with_it() -> None:
+    """The room starts with the epoch that settled its first records, not the claim's
+    (which the refence moved on): its next write is accepted where it is, no bounce."""
+    store = FirstAppendUnknown()
+    fencer = NotingFencer(store)
+    rooms = Rooms(store, Settings(store_url="memory://"), Metrics(), fencer=fencer)
+    try:
+        summary = await rooms.create("rollie", 2, {}, {"clock": 0})
+        room_id = summary["room"]
+        room = rooms.live[room_id]
+        assert len(fencer.given) == 2  # the claim, then the refence that settled it
+        assert room.fence == fencer.given[-1]
+        await rooms.operate("close", room_id, {"reason": "a write after the settling"})
+        assert not room.fenced and rooms.live.get(room_id) is room
+        assert store.fences[-1] == fencer.given[-1]
+    finally:
+        await rooms.close()
