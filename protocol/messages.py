@@ -46,6 +46,22 @@ def _own_token(_inst: Any, attr: attrs.Attribute[Any], value: str | None) -> Non
         )
 
 
+def _client_id(_inst: Any, attr: attrs.Attribute[Any], value: str | None) -> None:
+    if value is None:
+        return
+    if not 8 <= len(value) <= 64 or not TOKEN_ALPHABET.issuperset(value):
+        raise ProtocolError(
+            BAD_FIELD,
+            f"{attr.name}: 8..64 characters of A-Z a-z 0-9 - _, got {len(value)} characters",
+            attr.name,
+        )
+
+
+def _attempt(_inst: Any, attr: attrs.Attribute[Any], value: int | None) -> None:
+    if value is not None and not 1 <= value < 2**53:
+        raise ProtocolError(BAD_FIELD, f"{attr.name}: must be 1..2**53-1, got {value}", attr.name)
+
+
 def _non_negative(_inst: Any, attr: attrs.Attribute[Any], value: int | None) -> None:
     if value is not None and value < 0:
         raise ProtocolError(BAD_FIELD, f"{attr.name}: must be >= 0, got {value}", attr.name)
@@ -84,7 +100,11 @@ class Hello:
     ``new_seat_token``: a secret of the client's own making that becomes the seat token
     of the free seat this hello takes, so a hello sent again after the connection was
     lost before its welcome (the seat durable, its token never delivered) finds that
-    seat again instead of a full room. Joins are idempotent, like commands by id."""
+    seat again instead of a full room. Joins are idempotent, like commands by id.
+    ``client`` and ``attempt`` number a client's connections (a random id of the client,
+    the same on each, and 1, 2, 3...): a hello that reaches the room after a later
+    connection of the same client holds its seat (a copy delayed between nodes while
+    the client moved on) is refused, instead of taking the seat from it."""
 
     TYPE: ClassVar[str] = "hello"
     room: str
@@ -95,6 +115,8 @@ class Hello:
     session: str | None = attrs.field(default=None, validator=_length(1, 256), repr=False)
     invite: str | None = attrs.field(default=None, validator=_length(1, 128), repr=False)
     new_seat_token: str | None = attrs.field(default=None, validator=_own_token, repr=False)
+    client: str | None = attrs.field(default=None, validator=_client_id)
+    attempt: int | None = attrs.field(default=None, validator=_attempt)
 
 
 @attrs.frozen
@@ -243,7 +265,7 @@ CLIENT_MESSAGES_V1: dict[str, type[ClientMessage]] = {
     c.TYPE: c for c in (Hello, Command, Resync, Ping)
 }
 V2_FIELDS: dict[type, tuple[str, ...]] = {
-    Hello: ("session", "invite", "new_seat_token"),
+    Hello: ("session", "invite", "new_seat_token", "client", "attempt"),
     Welcome: ("player",),
 }
 """Fields version 2 added to version 1's messages: a v1 codec refuses them in what it

@@ -20,7 +20,9 @@ The rules (docs/protocol.md 4, 5, 7 and 10):
   on version 2 also the player's ``session``, a private room's ``invite``, and while a
   player has no seat token yet ``new_seat_token``: a random token of its own, the same
   in every hello until a welcome, so a hello whose welcome was lost with its
-  connection finds again the seat it took), then every
+  connection finds again the seat it took; a player's ``client`` id and ``attempt``, the
+  connection's number, so a late copy of an earlier hello cannot take the seat from
+  this connection), then every
   unanswered command and act with its original id (the server holds the frames after a
   hello until it is answered, and answers a repeated id with its first answer);
 - a command (or an act) is sent at once while a socket is open, else when the next one
@@ -123,6 +125,7 @@ class Session:
         invite: str | None = None,
         version: int = 2,
         new_seat_token: str | None = None,
+        client_id: str | None = None,
     ) -> None:
         self.room = room
         self.role: Role = role
@@ -138,6 +141,15 @@ class Session:
         )  # fmt: skip
         """(Version 2) the token this player's seat gets if its hello takes a free one;
         sent until a welcome gives the seat's token (drawn here unless given: tests)."""
+        self.client_id = (
+            (client_id or secrets.token_urlsafe(12)) if version >= 2 and role == "player"
+            else None
+        )  # fmt: skip
+        """(Version 2) this client's id in every hello of a player, with ``attempts``: a
+        hello delayed between nodes until a later connection holds the seat is refused
+        (drawn here unless given: tests)."""
+        self.attempts = 0
+        """Connections opened so far (the next hello's ``attempt`` is one more)."""
         self.pending: dict[str, Command | Act] = {}
         """Commands and acts sent and not yet answered, by id, in send order."""
         self.open = False
@@ -157,12 +169,16 @@ class Session:
             session=self.session_token,
             invite=self.invite,
             new_seat_token=None if self.mirror.seat_token else self.new_seat_token,
+            client=self.client_id,
+            attempt=None if self.client_id is None else self.attempts + 1,
         )
 
     def opened(self) -> list[ClientMessage]:
         """What to send on a socket that just opened."""
         self.open = True
-        return [self.hello(), *self.pending.values()]
+        hello = self.hello()
+        self.attempts += 1
+        return [hello, *self.pending.values()]
 
     def dropped(self, reason: str | None = None) -> Outcome:
         """The socket closed or was lost (``reason``: the error code of a close with code

@@ -415,7 +415,8 @@ class RemotePeer:
 def hello_of(msg: Message) -> Hello:
     h = msg["h"]
     return Hello(msg["r"], h["role"], h.get("name"), h.get("seat_token"), h.get("last_seq"),
-                 invite=h.get("invite"), new_seat_token=h.get("new_seat_token"))  # fmt: skip
+                 invite=h.get("invite"), new_seat_token=h.get("new_seat_token"),
+                 client=h.get("client"), attempt=h.get("attempt"))  # fmt: skip
 
 
 # -- the relay's side ------------------------------------------------------------------
@@ -489,7 +490,8 @@ class RemoteRoom:
         self.sessions[pid] = Session(peer, self, time.monotonic())
         h = {"role": hello.role, "name": hello.name, "seat_token": hello.seat_token,
              "last_seq": hello.last_seq, "invite": hello.invite, "player": player,
-             "new_seat_token": hello.new_seat_token}  # fmt: skip
+             "new_seat_token": hello.new_seat_token, "client": hello.client,
+             "attempt": hello.attempt}  # fmt: skip
         self._send("hello", pid, r=self.room_id, c=peer.codec_name, h=h)
         return pid
 

@@ -36,7 +36,8 @@ class Join:
     free seat the peer may be given: the client's own (``own``: its hello's
     ``new_seat_token``, which also finds the seat an earlier copy of this hello took) or
     a new random one the shell drew; ``player`` the player whose session the hello
-    carried (checked by the shell), ``invite`` the invite code it brought."""
+    carried (checked by the shell), ``invite`` the invite code it brought; ``client`` and
+    ``attempt`` which connection of which client this is (a later one keeps its seat)."""
 
     peer: PeerId
     codec: str
@@ -49,6 +50,8 @@ class Join:
     player: str | None = None
     invite: str | None = attrs.field(default=None, repr=False)
     own: bool = False
+    client: str | None = None
+    attempt: int | None = None
 
 
 @attrs.frozen

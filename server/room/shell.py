@@ -240,7 +240,7 @@ class Room:
         fresh = own or secrets.token_urlsafe(18)
         self.post(Join(pid, peer.codec_name, hello.role, hello.name, hello.seat_token,
                        hello.last_seq, fresh, self.clock(), player, hello.invite,
-                       own is not None))  # fmt: skip
+                       own is not None, hello.client, hello.attempt))  # fmt: skip
         return pid
 
     def command(self, pid: PeerId, cmd_id: str, body: dict[str, Any]) -> None:

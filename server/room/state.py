@@ -48,6 +48,9 @@ class PeerInfo:
     player: str | None = None
     """The player whose session the connection carries (None: a stranger)."""
     name: str | None = None
+    client: str | None = None
+    """The client's id and which of its connections this is (its hello's)."""
+    attempt: int | None = None
 
 
 @attrs.frozen

@@ -121,27 +121,34 @@ class Table:
             return
         if j.player is not None:
             self.state.out.append(Member(j.player))
-        self._take_seat(j, seat, token, None)
-        if token is not None:
+        if self._take_seat(j, seat, token, None) and token is not None:
             self.fresh[j.peer] = seat
 
     def seat_lost(self, j: Join) -> None:
         text = "the seat could not be taken; nothing changed; try again"
         self.state.out.append(Close(j.peer, codes.UNAVAILABLE, text))
 
-    def _take_seat(self, j: Join, seat: int, token: str | None, last_seq: int | None) -> None:
+    def _take_seat(self, j: Join, seat: int, token: str | None, last_seq: int | None) -> bool:
+        """Seat ``j`` (whoever held the seat is closed: ``room/replaced``), unless the
+        holder is a later connection of its client: then ``j`` is closed. Whether seated."""
         state = self.state
         old = state.seated.get(seat)
+        if old is not None and old != j.peer and _later(state.peers.get(old), j):
+            text = "a later connection of this client holds this seat"
+            state.out.append(Close(j.peer, codes.REPLACED, text))
+            return False
         if old is not None and old != j.peer:
             state.out.append(Close(old, codes.REPLACED, "a newer connection took this seat"))
             state.peers.pop(old, None)
             self.fresh.pop(old, None)
-        state.peers[j.peer] = PeerInfo(seat, "player", j.codec, j.player, j.name)
+        state.peers[j.peer] = PeerInfo(seat, "player", j.codec, j.player, j.name, j.client,
+                                       j.attempt)  # fmt: skip
         state.seated[seat] = j.peer
         self.left_at.pop(seat, None)
         self._welcome(j.peer, token, last_seq, j.now)
         self.presence(j.now)
         self.note_host(j.now)
+        return True
 
     def leave(self, inp: Leave) -> None:
         """``inp.peer`` is gone; if its welcome never reached it (a relay says so) and
@@ -265,3 +272,17 @@ class Table:
         if state.peers:
             self.presence_sent = now
             state.send(tuple(state.peers), self.now_present())
+
+
+def _later(holder: PeerInfo | None, j: Join) -> bool:
+    """Whether the seat's holder is a later connection of the client ``j`` comes from:
+    ``j`` is a copy of an earlier hello, delayed (between nodes, or in a room that was
+    loading) while the client moved on; it must not take the seat from its own future."""
+    return (
+        holder is not None
+        and holder.client is not None
+        and holder.client == j.client
+        and holder.attempt is not None
+        and j.attempt is not None
+        and holder.attempt > j.attempt
+    )

@@ -23,6 +23,7 @@ def test_the_hello_carries_the_session_and_the_invite() -> None:
     assert to_wire(hello) == {
         "type": "hello", "room": "r-1", "role": "player", "name": None, "seat_token": None,
         "last_seq": None, "session": "p-1.secret", "invite": "code", "new_seat_token": OWN,
+        "client": session.client_id, "attempt": 1,
     }  # fmt: skip
     assert JSON_V2.decode_client(JSON_V2.encode(hello)) == hello
     session.receive(welcome(seat=0))
@@ -44,6 +45,24 @@ def test_an_own_seat_token_rides_every_hello_until_a_seat_token_comes() -> None:
     assert Session("r-1", "spectator").hello().new_seat_token is None
     assert Session("r-1", name="ann", version=1).hello().new_seat_token is None
     assert Session("r-1", seat_token="kept").hello().new_seat_token is None
+
+
+def test_a_players_hellos_number_its_connections() -> None:
+    """One random client id (16 characters of base64url) in every hello, with the
+    connection's number: 1, then 2 after a drop, whatever the seat token; none for a
+    spectator or on version 1 (a v1 server refuses the fields)."""
+    session = Session("r-1", name="ann")
+    first = session.opened()[0]
+    assert first.client is not None and len(first.client) == 16 and first.attempt == 1
+    assert first.client != Session("r-1").client_id
+    session.receive(Welcome("r-1", "rollie", "player", 0, "tok", 3, {"room": {}}, 0.0))
+    session.dropped(None)
+    again = session.opened()[0]
+    assert (again.client, again.attempt, again.seat_token) == (first.client, 2, "tok")
+    assert session.hello().attempt == 3  # the next connection's
+    for other in (Session("r-1", "spectator"), Session("r-1", name="ann", version=1)):
+        hello = other.opened()[0]
+        assert (hello.client, hello.attempt) == (None, None)
 
 
 def test_a_spectator_keeps_its_invite() -> None:

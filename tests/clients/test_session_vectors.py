@@ -22,7 +22,8 @@ def run(vector: dict[str, Any], session: Session | None = None) -> list[str]:
     """Every mismatch of a session vector, as ``step N: ...``."""
     spec = vector["session"]
     session = session or Session(spec["room"], spec["role"], spec["name"], spec["seat_token"],
-                                 new_seat_token=spec.get("new_seat_token"))  # fmt: skip
+                                 new_seat_token=spec.get("new_seat_token"),
+                                 client_id=spec.get("client"))  # fmt: skip
     failures: list[str] = []
     for n, step in enumerate(vector["steps"]):
         sent: list[ClientMessage] = []
@@ -63,7 +64,7 @@ def run_v2(vector: dict[str, Any]) -> list[str]:
     session = Session(
         spec["room"], spec["role"], spec["name"], spec["seat_token"],
         session_token=spec["session"], invite=spec["invite"],
-        new_seat_token=spec.get("new_seat_token"),
+        new_seat_token=spec.get("new_seat_token"), client_id=spec.get("client"),
     )  # fmt: skip
     failures: list[str] = []
     for n, step in enumerate(vector["steps"]):
@@ -136,7 +137,7 @@ def test_a_broken_session_fails_the_vectors() -> None:
 def _spec(vector: dict[str, Any]) -> dict[str, Any]:
     spec = vector["session"]
     return {"room": spec["room"], "role": spec["role"], "name": spec["name"],
-            "seat_token": spec["seat_token"]}  # fmt: skip
+            "seat_token": spec["seat_token"], "client_id": spec.get("client")}  # fmt: skip
 
 
 @pytest.mark.parametrize("case", OUTCOMES, ids=lambda c: f"{c['code']}-{c['fatal']}")

@@ -161,11 +161,13 @@ class Table:
     def join(self, peer: int, name: str | None = None, token: str | None = None,
              last_seq: int | None = None, role: str = "player", codec: str = "rollhouse.v1.json",
              player: str | None = None, invite: str | None = None,
-             own: str | None = None) -> list[Output]:  # fmt: skip
-        """A hello (``own``: its ``new_seat_token``)."""
+             own: str | None = None, client: str | None = None,
+             attempt: int | None = None) -> list[Output]:  # fmt: skip
+        """A hello (``own``: its ``new_seat_token``; ``client``, ``attempt``: which
+        connection of which client)."""
         fresh = own or f"tok-{peer}-{len(self.outputs)}"
         return self.feed(Join(peer, codec, role, name, token, last_seq, fresh, self.now,
-                              player, invite, own is not None))  # fmt: skip
+                              player, invite, own is not None, client, attempt))  # fmt: skip
 
     def act(self, peer: int, act_id: str, **act: Any) -> list[Output]:
         return self.feed(ActIn(peer, act_id, act, self.now))

@@ -11,10 +11,12 @@ hello sent again finds that seat, even from a room rebuilt from its log (a new o
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from protocol import errors as codes
-from protocol.codec import JSON_V2
+from protocol.codec import JSON, JSON_V2
 from protocol.errors import ProtocolError
 from protocol.messages import Hello, Welcome
 from server.room.io import Close
@@ -108,3 +110,67 @@ def test_a_weak_or_malformed_own_token_is_refused_on_the_wire(token: str) -> Non
 def test_a_good_own_token_passes_the_wire() -> None:
     hello = Hello("r-1", "player", "ann", new_seat_token=OWN)
     assert JSON_V2.decode_client(JSON_V2.encode(hello)) == hello
+
+
+# -- a late copy of an earlier hello (issue 23: room/replaced after a room moved) ---------
+
+CLIENT = "ann-client-01"
+
+
+def test_a_late_hello_of_an_earlier_connection_leaves_the_later_one_seated() -> None:
+    """The client's first connection went through a node whose link to Redis was slow;
+    it gave up on it and came back through another node, and holds its seat there. The
+    first hello, still on its way, arrives now: it is closed (``room/replaced``), the
+    later connection keeps the seat and is told nothing, and nothing is written."""
+    table = Table.new()
+    table.join(1, "ann", own=OWN, client=CLIENT, attempt=1)
+    table.leave(1)
+    table.join(2, "ann", token=OWN, client=CLIENT, attempt=3)
+    before = len(table.log)
+    outputs = table.join(3, "ann", token=OWN, client=CLIENT, attempt=2)
+    assert closes(outputs, 3) == [codes.REPLACED] and closes(outputs, 2) == []
+    assert table.core.seated[0] == 2 and 3 not in table.core.peers
+    assert len(table.log) == before
+    table.leave(3)  # the late connection's leave, when its relay sends it: nothing
+    assert table.core.seated[0] == 2
+
+
+@pytest.mark.parametrize(
+    ("client", "attempt"),
+    [(CLIENT, 4), ("bob-tab-client-1", 1), (None, None), (CLIENT, None)],
+    ids=["a later attempt", "another client (a new tab)", "no client", "no attempt"],
+)
+def test_a_hello_that_is_not_an_earlier_one_takes_the_seat(
+    client: str | None, attempt: int | None
+) -> None:
+    """A later connection of the client, another client with the seat's token (a tab,
+    a device), or a client that does not number its connections: the newer one takes
+    the seat and the holder is replaced, as before."""
+    table = Table.new()
+    table.join(1, "ann", own=OWN, client=CLIENT, attempt=3)
+    outputs = table.join(2, "ann", token=OWN, client=client, attempt=attempt)
+    assert closes(outputs, 1) == [codes.REPLACED] and closes(outputs, 2) == []
+    assert table.core.seated[0] == 2
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("client", "short"), ("client", "c" * 65), ("client", "has space 01"), ("attempt", 0),
+     ("attempt", -1), ("attempt", 2**53)],
+)  # fmt: skip
+def test_a_malformed_client_or_attempt_is_refused_on_the_wire(field: str, value: object) -> None:
+    frame = JSON_V2.encode(Hello("r-1", "player", "ann")).replace(
+        "}", f", {json.dumps(field)}: {json.dumps(value)}}}"
+    )
+    with pytest.raises(ProtocolError) as info:
+        JSON_V2.decode_client(frame)
+    assert (info.value.code, info.value.field) == (codes.BAD_FIELD, field)
+
+
+def test_client_and_attempt_are_version_2_fields() -> None:
+    hello = Hello("r-1", "player", "ann", client=CLIENT, attempt=7)
+    assert JSON_V2.decode_client(JSON_V2.encode(hello)) == hello
+    frame = JSON_V2.encode(Hello("r-1", "player", "ann")).replace("}", ', "attempt": 1}')
+    with pytest.raises(ProtocolError) as info:
+        JSON.decode_client(frame)
+    assert (info.value.code, info.value.field) == (codes.UNKNOWN_FIELD, "attempt")

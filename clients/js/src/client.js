@@ -21,8 +21,8 @@
 // createGuest or signIn in http.js) the seat is the player's, on any device; `invite`
 // opens a private room; act() sends chat lines and the host's actions; `player` is your
 // player id from the welcome. The client offers rollhouse.v2.* first, then v1; on a server
-// that only speaks v1 the hello goes without session, invite and new_seat_token, and act() is
-// refused.
+// that only speaks v1 the hello goes without session, invite, new_seat_token, client and
+// attempt, and act() is refused.
 //
 // Runs in browsers (their WebSocket) and in Node (the `ws` package, loaded when needed, or
 // any WebSocket class passed as `WebSocket`).
@@ -405,6 +405,7 @@ export class Client {
         this.session.session = null;
         this.session.invite = null;
         this.session.newSeatToken = null;
+        this.session.clientId = null;
         for (const [id, entry] of this.#answers) {
           if (!entry.act) continue;
           this.session.acts.delete(id);

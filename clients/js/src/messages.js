@@ -57,6 +57,10 @@ import { isMap } from "./plain.js";
  * @property {string} [new_seat_token] v2: the token of the free seat this hello may take, of
  *   the client's own making (22..128 of A-Z a-z 0-9 - _): the same hello sent again after its
  *   welcome was lost finds that seat again (sent only while the client has no seat token)
+ * @property {string} [client] v2: the client's own id (8..64 of A-Z a-z 0-9 - _), the same on
+ *   each of its connections
+ * @property {number} [attempt] v2: which connection of that client this is (1, 2, 3...): a
+ *   late copy of an earlier hello cannot take the seat from a later connection
  */
 /**
  * @typedef {object} Act v2: something done to the room (a chat line, a host's action),
@@ -154,12 +158,12 @@ import { isMap } from "./plain.js";
 // -- builders: every field, null where empty, in the order the Python SDK sends them ----------
 
 /**
- * @param {{room: string, role?: Role, name?: string | null, seatToken?: string | null, lastSeq?: number | null, session?: string | null, invite?: string | null, newSeatToken?: string | null}} fields
- *   `session`, `invite` and `newSeatToken` are version 2 fields: left out when null (a v1
- *   server refuses them)
+ * @param {{room: string, role?: Role, name?: string | null, seatToken?: string | null, lastSeq?: number | null, session?: string | null, invite?: string | null, newSeatToken?: string | null, client?: string | null, attempt?: number | null}} fields
+ *   `session`, `invite`, `newSeatToken`, `client` and `attempt` are version 2 fields: left
+ *   out when null (a v1 server refuses them)
  * @returns {Hello} a hello message
  */
-export function hello({ room, role = "player", name = null, seatToken = null, lastSeq = null, session = null, invite = null, newSeatToken = null }) {
+export function hello({ room, role = "player", name = null, seatToken = null, lastSeq = null, session = null, invite = null, newSeatToken = null, client = null, attempt = null }) {
   if (name !== null && (name.length < 1 || name.length > 32))
     throw new ProtocolError(BAD_FIELD, `name: length must be 1..32, got ${name.length}`, "name");
   if (lastSeq !== null && !(Number.isInteger(lastSeq) && lastSeq >= 0))
@@ -172,6 +176,16 @@ export function hello({ room, role = "player", name = null, seatToken = null, la
     if (!/^[A-Za-z0-9_-]{22,128}$/.test(newSeatToken))
       throw new ProtocolError(BAD_FIELD, `new_seat_token: 22..128 characters of A-Z a-z 0-9 - _, got ${newSeatToken.length} characters`, "new_seat_token");
     message.new_seat_token = newSeatToken;
+  }
+  if (client !== null) {
+    if (!/^[A-Za-z0-9_-]{8,64}$/.test(client))
+      throw new ProtocolError(BAD_FIELD, `client: 8..64 characters of A-Z a-z 0-9 - _, got ${client.length} characters`, "client");
+    message.client = client;
+  }
+  if (attempt !== null) {
+    if (!(Number.isInteger(attempt) && attempt >= 1 && attempt <= Number.MAX_SAFE_INTEGER))
+      throw new ProtocolError(BAD_FIELD, `attempt: must be 1..2**53-1, got ${attempt}`, "attempt");
+    message.attempt = attempt;
   }
   return message;
 }

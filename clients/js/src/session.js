@@ -45,11 +45,17 @@ import { Mirror } from "./mirror.js";
  * @property {string | null} [invite] v2: a private room's invite code
  * @property {string | null} [newSeatToken] v2: the token a free seat this player takes gets
  *   (drawn at random unless given); sent in every hello until a welcome gives the seat's token
+ * @property {string | null} [clientId] v2: this client's id, sent in a player's every hello
+ *   with the connection's number (`attempt`): a late copy of an earlier hello cannot take
+ *   the seat from a later connection (drawn at random unless given)
  */
 
-/** @returns {string} 24 random bytes in base64url (32 characters), from the platform's CSPRNG */
-function randomToken() {
-  const bytes = new Uint8Array(24);
+/**
+ * @param {number} [size] random bytes
+ * @returns {string} `size` random bytes in base64url (32 characters for 24), from the platform's CSPRNG
+ */
+function randomToken(size = 24) {
+  const bytes = new Uint8Array(size);
   globalThis.crypto.getRandomValues(bytes);
   let text = "";
   for (const b of bytes) text += String.fromCharCode(b);
@@ -58,7 +64,7 @@ function randomToken() {
 
 export class Session {
   /** @param {SessionOptions} options who joins which room */
-  constructor({ room, role = "player", name = null, seatToken = null, session = null, invite = null, newSeatToken = null }) {
+  constructor({ room, role = "player", name = null, seatToken = null, session = null, invite = null, newSeatToken = null, clientId = null }) {
     this.room = room;
     /** @type {string | null} v2: the player's session token, sent in every hello */
     this.session = session || null;
@@ -70,6 +76,10 @@ export class Session {
     this.mirror = new Mirror({ seatToken });
     /** @type {string | null} v2: this player's own token for a free seat (a lost welcome's hello, sent again, finds its seat) */
     this.newSeatToken = role === "player" ? newSeatToken || randomToken() : null;
+    /** @type {string | null} v2: this client's id in a player's every hello, with `attempts` */
+    this.clientId = role === "player" ? clientId || randomToken(12) : null;
+    /** @type {number} connections opened so far (the next hello's `attempt` is one more) */
+    this.attempts = 0;
     /** @type {Map<string, GameCommand>} commands and (v2) acts sent and not yet answered, in send order */
     this.pending = new Map();
     /** @type {string | null} v2: the player id from the last welcome that carried one (a session's) */
@@ -94,14 +104,18 @@ export class Session {
       session: this.session,
       invite: this.invite,
       newSeatToken: this.mirror.seatToken ? null : this.newSeatToken,
+      client: this.clientId,
+      attempt: this.clientId === null ? null : this.attempts + 1,
     });
   }
 
   /** @returns {ClientMessage[]} what to send on a socket that just opened */
   opened() {
     this.open = true;
+    const first = this.hello();
+    this.attempts += 1;
     return [
-      this.hello(),
+      first,
       ...[...this.pending].map(([id, body]) => (this.acts.has(id) ? actMessage(id, body) : commandMessage(id, body))),
     ];
   }

@@ -85,8 +85,10 @@ test("a dropped socket: the next hello resumes the seat, the unanswered command 
   assert.deepEqual(client.view?.game, { round: 2 });
   const own = client.session.newSeatToken;
   assert.match(String(own), /^[A-Za-z0-9_-]{32}$/);
-  assert.deepEqual(hellos[0], { type: "hello", room: "r", role: "player", name: "ann", seat_token: null, last_seq: null, new_seat_token: own });
-  assert.deepEqual(hellos[1], { type: "hello", room: "r", role: "player", name: "ann", seat_token: "tok-0", last_seq: 3 });
+  const id = client.session.clientId;
+  assert.match(String(id), /^[A-Za-z0-9_-]{16}$/);
+  assert.deepEqual(hellos[0], { type: "hello", room: "r", role: "player", name: "ann", seat_token: null, last_seq: null, new_seat_token: own, client: id, attempt: 1 });
+  assert.deepEqual(hellos[1], { type: "hello", room: "r", role: "player", name: "ann", seat_token: "tok-0", last_seq: 3, client: id, attempt: 2 });
   assert.deepEqual(commands.map((c) => c.id), ["c-1", "c-1"]);
   assert.equal(client.reconnects, 1);
   client.close();
@@ -104,7 +106,7 @@ test("a socket lost before its welcome: the next hello carries the same own seat
   const client = await new Client(url, "r", { ...options, name: "ann" }).connect();
   assert.equal(hellos.length, 2);
   assert.match(hellos[0].new_seat_token, /^[A-Za-z0-9_-]{32}$/);
-  assert.deepEqual(hellos[1], hellos[0]);
+  assert.deepEqual(hellos[1], { ...hellos[0], attempt: 2 }); // the same hello, the next connection
   assert.equal(client.seatToken, hellos[0].new_seat_token);
   assert.equal(client.session.hello().new_seat_token, undefined); // a seat token now: no own token sent
   client.close();

@@ -87,6 +87,7 @@ test("v2 is offered first; the hello carries the session and the invite; welcome
   assert.deepEqual(hellos[0], {
     type: "hello", room: "r", role: "player", name: null, seat_token: null, last_seq: null,
     session: "p-0123456789abcdef.secret", invite: "Zk3Qv9mAa1", new_seat_token: client.session.newSeatToken,
+    client: client.session.clientId, attempt: 1,
   }); // prettier-ignore
   assert.equal(client.player, "p-0123456789abcdef");
   assert.equal(client.v2, true);

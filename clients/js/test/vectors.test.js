@@ -150,8 +150,8 @@ describe("error vectors", () => {
  * @returns {string[]} the failures
  */
 function runSession(vector, Kind = Session) {
-  const { room, role, name, seat_token: seatToken, new_seat_token: newSeatToken } = vector.session;
-  const session = new Kind({ room, role, name, seatToken, newSeatToken });
+  const { room, role, name, seat_token: seatToken, new_seat_token: newSeatToken, client: clientId } = vector.session;
+  const session = new Kind({ room, role, name, seatToken, newSeatToken, clientId });
   return vector.steps.flatMap((/** @type {any} */ step, /** @type {number} */ n) => {
     /** @type {import("../src/messages.js").ClientMessage[]} */
     let sent = [];
@@ -183,8 +183,8 @@ function runSession(vector, Kind = Session) {
  * @returns {string[]} the failures
  */
 function runSessionV2(vector) {
-  const { room, role, name, seat_token: seatToken, session: token, invite, new_seat_token: newSeatToken } = vector.session;
-  const session = new Session({ room, role, name, seatToken, session: token, invite, newSeatToken });
+  const { room, role, name, seat_token: seatToken, session: token, invite, new_seat_token: newSeatToken, client: clientId } = vector.session;
+  const session = new Session({ room, role, name, seatToken, session: token, invite, newSeatToken, clientId });
   return vector.steps.flatMap((/** @type {any} */ step, /** @type {number} */ n) => {
     /** @type {import("../src/messages.js").ClientMessage[]} */
     let sent = [];
