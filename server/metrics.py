@@ -133,6 +133,11 @@ class Metrics:
             "what (log, fence): the store lost acknowledged writes (a failover or restart "
             "its settings did not cover, deploy/README.md).",
         )
+        self.ticks_restarted = Counter(
+            "rollhouse_ticks_restarted_total",
+            "Cluster ticks (lease renewal and what follows it) found running for two leases, "
+            "cancelled and started again; the node's log says where each waited.",
+        )
         self.leases = Counter(
             "rollhouse_leases_total",
             "Room leases by event: taken, renewed, lost (expired or taken by another node), "
@@ -207,7 +212,7 @@ class Metrics:
             self.protocol_errors, self.dropped, self.refused, self.retries, self.append_failures,
             self.rooms_loaded_at_start, self.append_latency, self.fanout_latency,
             self.rooms_owned, self.leases, self.failovers, self.fencing_refusals, self.forwarded,
-            self.summaries_mended, self.store_regressions,
+            self.summaries_mended, self.store_regressions, self.ticks_restarted,
             self.forward_latency, self.relay_latency, self.load_seconds, self.snapshots,
             self.ack_latency, self.append_stalled, self.store_up, self.lease_seconds,
             self.lease_renewal_age, self.signins,

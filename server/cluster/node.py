@@ -17,6 +17,12 @@ Two loops, each bounded by Redis's socket timeout:
   local connections of relayed rooms whose owner changed or went (they reconnect and
   the first hello claims the room).
 
+A third loop watches the first: a tick still running after two leases is stuck
+(every Redis call in it is bounded, not everything it awaits). It is logged with
+where it waits, cancelled and started again, and a node on a Redis Cluster lets its
+rooms and relayed clients go at once rather than serve copies of rooms other nodes
+may have taken meanwhile.
+
 Failover time is therefore the lease's remaining time at the kill (``3/4 lease`` to
 ``lease``) + up to one scan + the rebuild: about 1.7-2.5 s with the 2 s default.
 """
@@ -54,6 +60,7 @@ from server.room.ownership import RoomElsewhere
 from server.store import EventStore, StoreError, StoreUnavailable
 from server.store.redis_conn import connect, single_shot, wait_of
 from server.store.url import redis_parts
+from server.tasks import cancel_and_wait
 
 if TYPE_CHECKING:
     from server.room.rooms import Rooms
@@ -107,6 +114,8 @@ class Node:
         """Owner side: (relay node, its connection id) -> (room, peer id, peer)."""
         self.draining = False
         self.last_renewed = time.monotonic()
+        self.tick_began: float | None = None
+        """When the tick running now began (None between ticks): :meth:`_watch_ticks`."""
         self.room_renewed: dict[str, float] = {}
         """When each room's lease was last renewed (its master may fail alone)."""
         self._published: dict[str, str] = {}
@@ -136,6 +145,9 @@ class Node:
         self._tasks = [
             asyncio.create_task(self._every(self.renew_every, self.tick), name="cluster-ticks"),
             asyncio.create_task(self._every(self.scan_every, self.scan), name="cluster-scans"),
+            asyncio.create_task(
+                self._every(self.renew_every, self._watch_ticks), name="cluster-watchdog"
+            ),
         ]
         log.info("node %s joined the cluster (lease %.1f s)", self.id, self.lease)
 
@@ -166,10 +178,7 @@ class Node:
 
     async def close(self) -> None:
         for task in [*self._tasks, *self._background]:
-            task.cancel()
-        for task in [*self._tasks, *self._background]:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+            await cancel_and_wait(task)
         await self.streams.close()
         if self.writer is not self.client:
             await self.writer.aclose()
@@ -455,6 +464,34 @@ class Node:
                 log.exception("node %s: %s failed", self.id, step.__name__)
 
     async def tick(self) -> None:
+        """Renew, then tidy (:meth:`_tick`), noting when it began for the watchdog."""
+        self.tick_began = time.monotonic()
+        try:
+            await self._tick()
+        finally:
+            self.tick_began = None
+
+    async def _watch_ticks(self) -> None:
+        """A tick running for more than two leases is stuck: in stop 33's soak a node's
+        ticks fell silent for 126 s while it went on serving copies of rooms the other
+        nodes had taken over (where it waited was not known). Log where it waits, cancel
+        it and start the ticks again; on a Redis Cluster, with no renewal for a lease,
+        let this node's rooms and relayed clients go now, as a failed renewal would."""
+        began = self.tick_began
+        if began is None or time.monotonic() - began <= 2 * self.lease:
+            return
+        stuck = self._tasks[0]
+        log.error("node %s: a tick has run for %.1f s, waiting in %s; starting the ticks "
+                  "again", self.id, time.monotonic() - began, awaiting(stuck))  # fmt: skip
+        self.metrics.ticks_restarted.inc()
+        await cancel_and_wait(stuck, timeout=self.lease)
+        self.tick_began = None
+        self._tasks[0] = asyncio.create_task(self._every(self.renew_every, self.tick),
+                                             name="cluster-ticks")  # fmt: skip
+        if self.lets_go and not self.renewing():
+            await self._let_go()
+
+    async def _tick(self) -> None:
         assert self.rooms is not None
         rooms = self.rooms
         sent = time.monotonic()
@@ -579,3 +616,19 @@ class Node:
                 # were it alive after all (a late heartbeat), its client must not wait on
                 # frames that will never come: it reconnects and resumes from its seq
                 peer.close_with(codes.MOVED, MOVED_MESSAGE)
+
+
+def awaiting(task: asyncio.Task[Any]) -> str:
+    """Where ``task`` waits: each coroutine of its await chain, innermost last (through
+    the ``cr_await`` of each coroutine; a future or another task ends the chain)."""
+    steps: list[str] = []
+    step: Any = task.get_coro()
+    while step is not None and len(steps) < 64:
+        frame = getattr(step, "cr_frame", None) or getattr(step, "gi_frame", None)
+        if frame is None:
+            steps.append(repr(step)[:120])
+            break
+        steps.append(f"{frame.f_code.co_name} ({frame.f_code.co_filename.rsplit('/', 1)[-1]}"
+                     f":{frame.f_lineno})")  # fmt: skip
+        step = getattr(step, "cr_await", None) or getattr(step, "gi_yieldfrom", None)
+    return " -> ".join(steps) or "nothing"

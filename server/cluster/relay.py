@@ -60,6 +60,7 @@ from server.store.redis_conn import (
     ready,
     refresh,
 )
+from server.tasks import cancel_and_wait
 
 log = logging.getLogger("rollhouse.cluster")
 
@@ -135,10 +136,7 @@ class Streams:
     async def close(self) -> None:
         await self.flush()
         for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+            await cancel_and_wait(task)
 
     def send(self, node: str, msg: Message) -> None:
         """Queue ``msg`` for ``node``'s inbox (never waits; order per node is kept)."""

@@ -50,6 +50,7 @@ from server.operator.bans import Bans
 from server.operator.key import OperatorKey
 from server.room.rooms import Rooms
 from server.store import EventStore, StoreError
+from server.tasks import cancel_and_wait
 
 log = logging.getLogger("rollhouse.operator")
 
@@ -146,9 +147,7 @@ class Console:
     async def close(self) -> None:
         for task in [self._task, *self._background]:
             if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await task
+                await cancel_and_wait(task)
 
     async def _reports(self) -> None:
         while True:

@@ -43,6 +43,7 @@ from server.room.settings import PEOPLE_SETTINGS, room_settings
 from server.room.shell import Room
 from server.room.views import room_summary
 from server.store import EventStore, StoreError, StoreUnknown
+from server.tasks import cancel_and_wait
 
 log = logging.getLogger("rollhouse.rooms")
 
@@ -112,7 +113,7 @@ class Rooms:
 
     async def close(self) -> None:
         for task in self._tasks:
-            task.cancel()
+            await cancel_and_wait(task)
         for room in list(self.live.values()):
             await room.stop()
         if not self.fencer.exclusive:

@@ -26,7 +26,6 @@ their result back. Time is read here (``clock``, unix seconds) and passed in as
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import itertools
 import logging
 import random
@@ -79,6 +78,7 @@ from server.room.peers import Peers
 from server.room.views import room_summary
 from server.room.writes import Writes
 from server.store import EventStore
+from server.tasks import cancel_and_wait
 
 log = logging.getLogger("rollhouse.room")
 
@@ -164,10 +164,8 @@ class Room:
         await self.writes.stop_snapshots()
         for thought in list(self.thoughts):
             thought.cancel()
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        if self._task is not None:  # for sure: a cancel alone may be swallowed (server.tasks)
+            await cancel_and_wait(self._task)
 
     # -- the one way in --------------------------------------------------------------------
 
