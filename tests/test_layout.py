@@ -17,10 +17,10 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("engine", "protocol", "server", "clients")
 
 # What each part of server/ may import of server/ (besides itself). The base modules
-# (config, errors, logs, metrics, limits) import nothing of server/ but each
+# (config, errors, logs, metrics, limits, tasks) import nothing of server/ but each
 # other; the store is below the room; the cluster is beside the edge, below the API.
 BASE = {"server", "server.config", "server.errors", "server.logs", "server.metrics",
-        "server.limits"}  # fmt: skip
+        "server.limits", "server.tasks"}  # fmt: skip
 MAY_IMPORT: dict[str, set[str]] = {
     "base": set(),
     "server.store": {"base"},

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from clients.sdk import Client, ClientError, CommandRejected, ConnectionLost
 from clients.sdk.mirror import Mirror, RequestResync, ViewChanged, Welcomed
 from engine.errors import CodedError
-from protocol.codec import JSON
+from protocol.codec import JSON_V2
 from protocol.errors import ProtocolError
 from protocol.messages import Error, Hello, Patch, Snapshot, Welcome
 from protocol.patch import diff, same
@@ -119,8 +119,9 @@ def test_client_refuses_what_no_hello_can_carry() -> None:
 def test_client_frames_are_protocol_messages() -> None:
     """The hello is a Hello the server's decoder reads back; last_seq follows the mirror."""
     client = Client("ws://127.0.0.1:1/ws", "r-1", name="ann", seat_token="tok", encoding="json")
-    assert JSON.decode_client(client.codec.encode(client.session.hello())) == Hello(
-        "r-1", "player", "ann", "tok"
+    hello = client.session.hello()
+    assert JSON_V2.decode_client(client.codec.encode(hello)) == Hello(
+        "r-1", "player", "ann", "tok", client=client.session.client_id, attempt=1
     )
     client.mirror.receive(welcome(7))
     assert client.session.hello().last_seq == 7
