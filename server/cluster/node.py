@@ -116,6 +116,8 @@ class Node:
         self.last_renewed = time.monotonic()
         self.tick_began: float | None = None
         """When the tick running now began (None between ticks): :meth:`_watch_ticks`."""
+        self.watched: float | None = None
+        """When :meth:`_watch_ticks` last ran."""
         self.room_renewed: dict[str, float] = {}
         """When each room's lease was last renewed (its master may fail alone)."""
         self._published: dict[str, str] = {}
@@ -476,9 +478,17 @@ class Node:
         ticks fell silent for 126 s while it went on serving copies of rooms the other
         nodes had taken over (where it waited was not known). Log where it waits, cancel
         it and start the ticks again; on a Redis Cluster, with no renewal for a lease,
-        let this node's rooms and relayed clients go now, as a failed renewal would."""
+        let this node's rooms and relayed clients go now, as a failed renewal would.
+
+        A round that comes late (the process was stopped, SIGSTOP in the soak, or the
+        event loop blocked) judges nothing: every timer of the tick was late too, and
+        it gets the next round to catch up."""
+        now, last = time.monotonic(), self.watched
+        self.watched = now
+        if last is None or now - last > 2 * self.renew_every:
+            return
         began = self.tick_began
-        if began is None or time.monotonic() - began <= 2 * self.lease:
+        if began is None or now - began <= 2 * self.lease:
             return
         stuck = self._tasks[0]
         log.error("node %s: a tick has run for %.1f s, waiting in %s; starting the ticks "
