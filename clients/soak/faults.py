@@ -48,7 +48,7 @@ from redis.asyncio.cluster import RedisCluster as AsyncCluster
 from clients.bench.cluster import Node
 from clients.soak.history import RoomHistory, Seen, raw_log
 from clients.soak.netsplit import Link, ProxiedCluster
-from clients.soak.redis_cluster import RedisCluster
+from clients.soak.redis_cluster import NotAMaster, RedisCluster
 from server.store.redis_conn import mget
 
 NODE_FAULTS = ("node-kill", "node-pause")
@@ -235,7 +235,7 @@ async def _whole_with(cluster: RedisCluster, master: int) -> None:
     replica is not attached has nothing to promote), ``master`` still one of them."""
     await asyncio.to_thread(cluster.wait_whole, 60.0)
     if master not in await asyncio.to_thread(cluster.masters):
-        raise RuntimeError(f"redis {master} is no longer a master")
+        raise NotAMaster(f"redis {master} is no longer a master")
 
 
 async def _note_views(

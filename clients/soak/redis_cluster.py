@@ -99,6 +99,11 @@ def binaries() -> tuple[str, str]:
     return server, cli
 
 
+class NotAMaster(RuntimeError):
+    """The node drawn as a master is a replica now (a failover of the cluster's own,
+    between the draw and the fault): nothing was done to it; draw again."""
+
+
 class RedisCluster:
     """Six redis-server processes forming one cluster (three masters, one replica each)."""
 
@@ -299,7 +304,10 @@ class RedisCluster:
                 table: dict[str, dict[str, Any]] = client.cluster("NODES")  # parsed by redis-py
             finally:
                 client.close()
-            me = next(n["node_id"] for n in table.values() if "myself" in n["flags"].split(","))
+            myself = next(n for n in table.values() if "myself" in n["flags"].split(","))
+            if "slave" in myself["flags"].split(","):
+                raise NotAMaster(f"redis {master} is a replica now")
+            me = myself["node_id"]
             for address, node in table.items():
                 if node["master_id"] == me and "fail" not in node["flags"].split(","):
                     return int(address.rsplit(":", 1)[1])

@@ -37,7 +37,7 @@ from clients.sdk import create_room
 from clients.soak import faults as F
 from clients.soak.history import RecordingClient, RoomHistory, check, game_over
 from clients.soak.netsplit import ProxiedCluster
-from clients.soak.redis_cluster import ALWAYS, RedisCluster, launch_cluster
+from clients.soak.redis_cluster import ALWAYS, NotAMaster, RedisCluster, launch_cluster
 from clients.soak.track import Track, longest_stall, merged, moved_since, recovered_after, seq_at
 from server.store.redis_conn import connect
 
@@ -235,7 +235,7 @@ class Soak:
                 return
             await asyncio.sleep(pause)
             try:
-                fault = await self.inject(rng, kinds)
+                fault = await self.inject_drawing_again(rng, kinds)
             except Exception as exc:  # noted; the soak goes on
                 self.errors.append(f"fault: {exc!r}")
                 continue
@@ -248,6 +248,16 @@ class Soak:
         if kind in F.LINK_FAULTS:
             return isinstance(self.cluster, ProxiedCluster)
         return self.cluster is not None or kind not in F.REDIS_FAULTS
+
+    async def inject_drawing_again(self, rng: random.Random, kinds: list[str]) -> F.Fault:
+        """:meth:`inject`, drawn again (up to three times) when the master it drew became
+        a replica before anything was done to it (the cluster failed over by itself)."""
+        for _attempt in range(2):
+            try:
+                return await self.inject(rng, kinds)
+            except NotAMaster:
+                continue
+        return await self.inject(rng, kinds)
 
     async def inject(self, rng: random.Random, kinds: list[str]) -> F.Fault:
         """Draw a fault and its target, bring it about and undo it."""
