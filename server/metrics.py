@@ -135,8 +135,9 @@ class Metrics:
         )
         self.ticks_restarted = Counter(
             "rollhouse_ticks_restarted_total",
-            "Cluster ticks (lease renewal and what follows it) found running for two leases, "
-            "cancelled and started again; the node's log says where each waited.",
+            "Cluster ticks (lease renewal and what follows it) found in one step for two "
+            "leases (each is bounded by one), cancelled and started again; the node's log "
+            "says where each waited.",
         )
         self.leases = Counter(
             "rollhouse_leases_total",

@@ -17,8 +17,8 @@ Two loops, each bounded by Redis's socket timeout:
   local connections of relayed rooms whose owner changed or went (they reconnect and
   the first hello claims the room).
 
-A third loop watches the first: a tick still running after two leases is stuck
-(every Redis call in it is bounded, not everything it awaits). It is logged with
+A third loop watches the first: a tick that has spent two leases in one step is
+stuck (every Redis call in it is bounded by a lease, not everything it awaits). It is logged with
 where it waits, cancelled and started again, and a node on a Redis Cluster lets its
 rooms and relayed clients go at once rather than serve copies of rooms other nodes
 may have taken meanwhile.
@@ -114,8 +114,9 @@ class Node:
         """Owner side: (relay node, its connection id) -> (room, peer id, peer)."""
         self.draining = False
         self.last_renewed = time.monotonic()
-        self.tick_began: float | None = None
-        """When the tick running now began (None between ticks): :meth:`_watch_ticks`."""
+        self.tick_moved: float | None = None
+        """When the tick running now began its latest step (None between ticks): each
+        step is bounded by a lease, so one that has run two is stuck (:meth:`_watch_ticks`)."""
         self.watched: float | None = None
         """When :meth:`_watch_ticks` last ran."""
         self.room_renewed: dict[str, float] = {}
@@ -466,15 +467,15 @@ class Node:
                 log.exception("node %s: %s failed", self.id, step.__name__)
 
     async def tick(self) -> None:
-        """Renew, then tidy (:meth:`_tick`), noting when it began for the watchdog."""
-        self.tick_began = time.monotonic()
+        """Renew, then tidy (:meth:`_tick`), noting each step for the watchdog."""
+        self.tick_moved = time.monotonic()
         try:
             await self._tick()
         finally:
-            self.tick_began = None
+            self.tick_moved = None
 
     async def _watch_ticks(self) -> None:
-        """A tick running for more than two leases is stuck: in stop 33's soak a node's
+        """A tick that has spent two leases in one step is stuck: in stop 33's soak a node's
         ticks fell silent for 126 s while it went on serving copies of rooms the other
         nodes had taken over (where it waited was not known). Log where it waits, cancel
         it and start the ticks again; on a Redis Cluster, with no renewal for a lease,
@@ -487,15 +488,15 @@ class Node:
         self.watched = now
         if last is None or now - last > 2 * self.renew_every:
             return
-        began = self.tick_began
+        began = self.tick_moved
         if began is None or now - began <= 2 * self.lease:
-            return
+            return  # between ticks, or within its step's bound (a slow link: a lease each)
         stuck = self._tasks[0]
-        log.error("node %s: a tick has run for %.1f s, waiting in %s; starting the ticks "
+        log.error("node %s: a tick step has run for %.1f s, waiting in %s; starting the ticks "
                   "again", self.id, time.monotonic() - began, awaiting(stuck))  # fmt: skip
         self.metrics.ticks_restarted.inc()
         await cancel_and_wait(stuck, timeout=self.lease)
-        self.tick_began = None
+        self.tick_moved = None
         self._tasks[0] = asyncio.create_task(self._every(self.renew_every, self.tick),
                                              name="cluster-ticks")  # fmt: skip
         if self.lets_go and not self.renewing():
@@ -532,16 +533,26 @@ class Node:
                             "let go", self.id, room_id)  # fmt: skip
             else:
                 log.warning("node %s: room %s is held by another node now", self.id, room_id)
+            self._step()
             await rooms.lose(room_id, codes.MOVED, MOVED_MESSAGE)
         for room_id, room in list(rooms.live.items()):
             if room.broken:
                 if room.fenced:  # another node claimed it: its appends were refused
                     self.metrics.leases.inc(event="lost")
+                self._step()
                 await rooms.unload(room_id)
+                self._step()
                 with contextlib.suppress(TimeoutError):  # its lease lapses by itself
                     await asyncio.wait_for(rooms.release(room_id), self.lease)
+        self._step()
         await self.publish(list(rooms.live.values()))
+        self._step()
         await self._drop_dead_relays()
+
+    def _step(self) -> None:
+        """The running tick begins another step (each bounded by a lease)."""
+        if self.tick_moved is not None:
+            self.tick_moved = time.monotonic()
 
     async def _let_go(self) -> None:
         """No renewal has reached Redis for a whole lease: every room this node runs may
