@@ -17,11 +17,10 @@ Two loops, each bounded by Redis's socket timeout:
   local connections of relayed rooms whose owner changed or went (they reconnect and
   the first hello claims the room).
 
-A third loop watches the first: a tick that has spent two leases in one step is
-stuck (every Redis call in it is bounded by a lease, not everything it awaits). It is logged with
-where it waits, cancelled and started again, and a node on a Redis Cluster lets its
-rooms and relayed clients go at once rather than serve copies of rooms other nodes
-may have taken meanwhile.
+A third loop watches the first (server.cluster.watchdog): a tick stuck in one step
+for two leases is logged with where it waits, cancelled and started again, and a node
+on a Redis Cluster lets its rooms and relayed clients go at once rather than serve
+copies of rooms other nodes may have taken meanwhile.
 
 Failover time is therefore the lease's remaining time at the kill (``3/4 lease`` to
 ``lease``) + up to one scan + the rebuild: about 1.7-2.5 s with the 2 s default.
@@ -53,6 +52,7 @@ from server.cluster.relay import (
     hello_of,
     sender,
 )
+from server.cluster.watchdog import TickWatch, awaiting
 from server.config import Settings
 from server.errors import RoomRefusal
 from server.metrics import Metrics
@@ -114,11 +114,7 @@ class Node:
         """Owner side: (relay node, its connection id) -> (room, peer id, peer)."""
         self.draining = False
         self.last_renewed = time.monotonic()
-        self.tick_moved: float | None = None
-        """When the tick running now began its latest step (None between ticks): each
-        step is bounded by a lease, so one that has run two is stuck (:meth:`_watch_ticks`)."""
-        self.watched: float | None = None
-        """When :meth:`_watch_ticks` last ran."""
+        self.watch = TickWatch(self.lease, self.renew_every)
         self.room_renewed: dict[str, float] = {}
         """When each room's lease was last renewed (its master may fail alone)."""
         self._published: dict[str, str] = {}
@@ -468,35 +464,25 @@ class Node:
 
     async def tick(self) -> None:
         """Renew, then tidy (:meth:`_tick`), noting each step for the watchdog."""
-        self.tick_moved = time.monotonic()
+        self.watch.begin()
         try:
             await self._tick()
         finally:
-            self.tick_moved = None
+            self.watch.end()
 
     async def _watch_ticks(self) -> None:
-        """A tick that has spent two leases in one step is stuck: in stop 33's soak a node's
-        ticks fell silent for 126 s while it went on serving copies of rooms the other
-        nodes had taken over (where it waited was not known). Log where it waits, cancel
+        """A tick stuck in one step (server.cluster.watchdog): log where it waits, cancel
         it and start the ticks again; on a Redis Cluster, with no renewal for a lease,
-        let this node's rooms and relayed clients go now, as a failed renewal would.
-
-        A round that comes late (the process was stopped, SIGSTOP in the soak, or the
-        event loop blocked) judges nothing: every timer of the tick was late too, and
-        it gets the next round to catch up."""
-        now, last = time.monotonic(), self.watched
-        self.watched = now
-        if last is None or now - last > 2 * self.renew_every:
+        let this node's rooms and relayed clients go now, as a failed renewal would."""
+        spent = self.watch.stuck_for()
+        if spent is None:
             return
-        began = self.tick_moved
-        if began is None or now - began <= 2 * self.lease:
-            return  # between ticks, or within its step's bound (a slow link: a lease each)
         stuck = self._tasks[0]
         log.error("node %s: a tick step has run for %.1f s, waiting in %s; starting the ticks "
-                  "again", self.id, time.monotonic() - began, awaiting(stuck))  # fmt: skip
+                  "again", self.id, spent, awaiting(stuck))  # fmt: skip
         self.metrics.ticks_restarted.inc()
         await cancel_and_wait(stuck, timeout=self.lease)
-        self.tick_moved = None
+        self.watch.end()
         self._tasks[0] = asyncio.create_task(self._every(self.renew_every, self.tick),
                                              name="cluster-ticks")  # fmt: skip
         if self.lets_go and not self.renewing():
@@ -533,26 +519,21 @@ class Node:
                             "let go", self.id, room_id)  # fmt: skip
             else:
                 log.warning("node %s: room %s is held by another node now", self.id, room_id)
-            self._step()
+            self.watch.step()
             await rooms.lose(room_id, codes.MOVED, MOVED_MESSAGE)
         for room_id, room in list(rooms.live.items()):
             if room.broken:
                 if room.fenced:  # another node claimed it: its appends were refused
                     self.metrics.leases.inc(event="lost")
-                self._step()
+                self.watch.step()
                 await rooms.unload(room_id)
-                self._step()
+                self.watch.step()
                 with contextlib.suppress(TimeoutError):  # its lease lapses by itself
                     await asyncio.wait_for(rooms.release(room_id), self.lease)
-        self._step()
+        self.watch.step()
         await self.publish(list(rooms.live.values()))
-        self._step()
+        self.watch.step()
         await self._drop_dead_relays()
-
-    def _step(self) -> None:
-        """The running tick begins another step (each bounded by a lease)."""
-        if self.tick_moved is not None:
-            self.tick_moved = time.monotonic()
 
     async def _let_go(self) -> None:
         """No renewal has reached Redis for a whole lease: every room this node runs may
@@ -637,19 +618,3 @@ class Node:
                 # were it alive after all (a late heartbeat), its client must not wait on
                 # frames that will never come: it reconnects and resumes from its seq
                 peer.close_with(codes.MOVED, MOVED_MESSAGE)
-
-
-def awaiting(task: asyncio.Task[Any]) -> str:
-    """Where ``task`` waits: each coroutine of its await chain, innermost last (through
-    the ``cr_await`` of each coroutine; a future or another task ends the chain)."""
-    steps: list[str] = []
-    step: Any = task.get_coro()
-    while step is not None and len(steps) < 64:
-        frame = getattr(step, "cr_frame", None) or getattr(step, "gi_frame", None)
-        if frame is None:
-            steps.append(repr(step)[:120])
-            break
-        steps.append(f"{frame.f_code.co_name} ({frame.f_code.co_filename.rsplit('/', 1)[-1]}"
-                     f":{frame.f_lineno})")  # fmt: skip
-        step = getattr(step, "cr_await", None) or getattr(step, "gi_yieldfrom", None)
-    return " -> ".join(steps) or "nothing"

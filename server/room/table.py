@@ -133,11 +133,11 @@ class Table:
         holder is a later connection of its client: then ``j`` is closed. Whether seated."""
         state = self.state
         old = state.seated.get(seat)
-        if old is not None and old != j.peer and _later(state.peers.get(old), j):
-            text = "a later connection of this client holds this seat"
-            state.out.append(Close(j.peer, codes.REPLACED, text))
-            return False
         if old is not None and old != j.peer:
+            if _later(state.peers.get(old), j):
+                text = "a later connection of this client holds this seat"
+                state.out.append(Close(j.peer, codes.REPLACED, text))
+                return False
             state.out.append(Close(old, codes.REPLACED, "a newer connection took this seat"))
             state.peers.pop(old, None)
             self.fresh.pop(old, None)

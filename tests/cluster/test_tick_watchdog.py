@@ -82,8 +82,8 @@ async def test_a_round_that_comes_late_judges_nothing(redis_url: str) -> None:
     node._tasks = [tick]
     try:
         now = time.monotonic()
-        node.tick_moved = now - 3 * node.lease
-        node.watched = now - 3 * node.lease  # the watchdog did not run meanwhile either
+        node.watch.moved = now - 3 * node.lease
+        node.watch.watched = now - 3 * node.lease  # the watchdog did not run meanwhile either
         await node._watch_ticks()
         assert "rollhouse_ticks_restarted_total 1" not in node.metrics.render()
         assert not tick.done()
