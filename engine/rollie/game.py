@@ -15,6 +15,7 @@ from engine.rollie.evolve import create as _create
 from engine.rollie.evolve import evolve as _evolve
 from engine.rollie.legal import awaiting as _awaiting
 from engine.rollie.legal import legal_commands as _legal
+from engine.rollie.legal import legal_inputs as _legal_inputs
 from engine.rollie.legal import timeout_command as _timeout
 from engine.rollie.model import COMMANDS, EVENTS, SetUp, State
 from engine.rollie.scoring import result as _result
@@ -82,6 +83,9 @@ class Rollie(Game[State]):
 
     def legal_commands(self, state: State, seat: int) -> list[Any]:
         return list(_legal(state, seat))
+
+    def legal_inputs(self, state: State, seat: int) -> tuple[Any, ...]:
+        return _legal_inputs(state, seat)
 
     def awaiting(self, state: State) -> frozenset[int]:
         return _awaiting(state)

@@ -29,6 +29,26 @@ def awaiting(state: State) -> frozenset[int]:
     return frozenset()
 
 
+IDLE, ROLLING, DECIDING = (0,), (1,), (2,)
+"""The heads of :func:`legal_inputs`' answers (one tuple each, so compared by identity)."""
+
+
+def legal_inputs(state: State, seat: int) -> tuple[object, ...]:
+    """What ``legal_commands(state, seat)`` comes from, as objects a host compares by
+    identity (``engine.core.Game.legal_inputs``): a seat that is not awaited has none; the
+    roller has ``Roll``; a decider has ``Secure`` and a ``Take`` for each value it may take
+    (one bool per value, in table order: ``True`` and ``False`` are single objects).
+
+    Most moves change the Bank, so the Bank itself would make every seat's commands be
+    worked out again; the bools change only when a pile runs out or a claim moves."""
+    if seat not in awaiting(state):
+        return IDLE
+    if state.phase == "rolling":
+        return ROLLING
+    may = takeable(state, seat)
+    return (DECIDING, *(v in may for v in TABLE.values))
+
+
 def legal_commands(state: State, seat: int) -> list[Roll | Take | Secure]:
     """Every command ``seat`` may send now."""
     if seat not in awaiting(state):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import operator
 import random
 from typing import Any
 
@@ -84,6 +85,28 @@ def test_bot_games_keep_the_laws(table: Table, rng: random.Random, name: str) ->
     assert played.rejected == 0 and GAME.is_over(played.state)
     assert played.applied <= bound(table)
     assert replay(GAME, played.events) == played.state
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.integers(2, 6), st.integers(1, 3), st.sampled_from(["arrival", "turn"]),
+    st.integers(0, 2**32), rngs(),
+)  # fmt: skip
+def test_legal_inputs_name_what_legal_commands_read(
+    seats: int, bills: int, priority: str, seed: int, rng: random.Random
+) -> None:
+    """From one event to the next, a seat whose ``legal_inputs`` are the same objects has
+    the same legal commands (a host keeps them then). Few bills: piles run out and, under
+    turn priority, claims on last bills come and go."""
+    table = Table(seats, {"bills_per_value": bills, "priority": priority}, seed)
+    played = play(GAME, table, rng)
+    state = GAME.create(played.events[0])
+    for event in played.events[1:]:
+        before, state = state, GAME.evolve(state, event)
+        for seat in range(table.seats):
+            kept, now = GAME.legal_inputs(before, seat), GAME.legal_inputs(state, seat)
+            if len(kept) == len(now) and all(map(operator.is_, kept, now)):
+                assert GAME.legal_commands(state, seat) == GAME.legal_commands(before, seat)
 
 
 @settings(max_examples=40, deadline=None)
