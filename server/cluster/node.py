@@ -22,6 +22,10 @@ for two leases is logged with where it waits, cancelled and started again, and a
 on a Redis Cluster lets its rooms and relayed clients go at once rather than serve
 copies of rooms other nodes may have taken meanwhile.
 
+What other nodes relay to this node's rooms (hellos, commands, leaves, calls) is
+handled by :class:`server.cluster.owner.Owned`; the relay side (local connections to
+rooms run elsewhere) is here.
+
 Failover time is therefore the lease's remaining time at the kill (``3/4 lease`` to
 ``lease``) + up to one scan + the rebuild: about 1.7-2.5 s with the 2 s default.
 """
@@ -43,13 +47,12 @@ from protocol import errors as codes
 from server.cluster.idempotency import IdempotencyKeys
 from server.cluster.index import Index
 from server.cluster.leases import ANY_INCARNATION, Leases, restarted
+from server.cluster.owner import MOVED_MESSAGE, UNREACHABLE_MESSAGE, Owned
 from server.cluster.relay import (
     Message,
-    RemotePeer,
     RemoteRoom,
     Session,
     Streams,
-    hello_of,
     sender,
 )
 from server.cluster.watchdog import TickWatch, awaiting
@@ -67,9 +70,6 @@ if TYPE_CHECKING:
     from server.room.shell import Room
 
 log = logging.getLogger("rollhouse.cluster")
-
-MOVED_MESSAGE = "the room moved to another node; reconnect"
-UNREACHABLE_MESSAGE = "this node cannot reach the store; reconnect"
 
 
 class Node:
@@ -110,8 +110,8 @@ class Node:
         self.rooms: Rooms | None = None
         self.sessions: dict[int, Session] = {}
         """Relay side: local connections to rooms run elsewhere, by connection id."""
-        self.remote: dict[tuple[str, int], tuple[Room, int, RemotePeer]] = {}
-        """Owner side: (relay node, its connection id) -> (room, peer id, peer)."""
+        self.owned = Owned(self)
+        """Owner side: the peers other nodes relay to this node's rooms."""
         self.draining = False
         self.last_renewed = time.monotonic()
         self.watch = TickWatch(self.lease, self.renew_every)
@@ -120,8 +120,6 @@ class Node:
         self._published: dict[str, str] = {}
         self._calls: dict[str, asyncio.Future[Message]] = {}
         self._call_ids = itertools.count(1)
-        self.joining: dict[tuple[str, int], list[Message]] = {}
-        """Owner side: relayed hellos whose room is loading, with what followed them."""
         self._background: set[asyncio.Task[None]] = set()
         self._tasks: list[asyncio.Task[None]] = []
         self.handlers: dict[str, Callable[[dict[str, Any]], Awaitable[Any]]] = {}
@@ -316,16 +314,10 @@ class Node:
             self._to_relay(msg)
             return
         self.metrics.forwarded.inc(direction="in", kind=kind)
-        if kind == "hello":
-            self._hello(msg)
-        elif kind == "call":  # a rematch may load a room: never in the inbox reader's way
-            self._spawn(self._call(msg))
-        elif (msg["n"], msg["p"]) in self.joining:  # after its hello, once the room is loaded
-            self.joining[(msg["n"], msg["p"])].append(msg)
-        else:
-            self._to_owner(msg)
+        self.owned.receive(msg)
 
-    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+    def spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` aside (cancelled when the node closes)."""
         task = asyncio.get_running_loop().create_task(work)
         self._background.add(task)
         task.add_done_callback(self._background.discard)
@@ -349,102 +341,6 @@ class Node:
             future = self._calls.get(msg["q"])
             if future is not None and not future.done():
                 future.set_result(msg)
-
-    def _hello(self, msg: Message) -> None:
-        """Join a relayed connection; a room not in memory is loaded aside, so the inbox
-        goes on for other rooms meanwhile (this connection's later messages wait)."""
-        assert self.rooms is not None
-        key = (msg["n"], msg["p"])
-        if key in self.remote or key in self.joining:  # sent twice (a pipeline retried)
-            return
-        if self.lets_go and not self.renewing():
-            # as a local hello (open): with no renewal for a lease, a room this node runs
-            # may be another's by now, and its copy stale (a 30-minute soak: a node whose
-            # ticks stalled told a relayed player its seat token matched no seat)
-            self.streams.send(key[0], {"k": "close", "p": key[1], "c": codes.UNAVAILABLE,
-                                       "m": UNREACHABLE_MESSAGE})  # fmt: skip
-            return
-        room = self.rooms.live.get(msg["r"])
-        if room is not None and not room.broken and not self.draining:
-            self._join(msg, room)
-            return
-        self.joining[key] = []
-        self._spawn(self._load_and_join(msg))
-
-    async def _load_and_join(self, msg: Message) -> None:
-        assert self.rooms is not None
-        key = (msg["n"], msg["p"])
-        try:
-            room = await self.rooms.get(msg["r"]) if not self.draining else None
-        except RoomRefusal as exc:
-            code = codes.MOVED if isinstance(exc, RoomElsewhere) else exc.code
-            self.joining.pop(key, None)
-            self.streams.send(key[0], {"k": "close", "p": key[1], "c": code, "m": exc.message})
-            return
-        except BaseException:
-            self.joining.pop(key, None)
-            raise
-        waiting = self.joining.pop(key, [])
-        if any(later["k"] == "leave" for later in waiting):  # gone while its room loaded:
-            return  # seated now, it would replace its client's newer connection
-        if room is None:
-            self.streams.send(key[0], {"k": "close", "p": key[1], "c": codes.MOVED,
-                                       "m": MOVED_MESSAGE})  # fmt: skip
-            return
-        self._join(msg, room)
-        for later in waiting:
-            self._to_owner(later)
-
-    def _join(self, msg: Message, room: Room) -> None:
-        node, pid = msg["n"], msg["p"]
-        peer = RemotePeer(self.streams, node, pid, msg["c"], sender(msg))
-        player = msg["h"].get("player")  # the relay checked the session
-        self.remote[(node, pid)] = (room, room.join(peer, hello_of(msg), player), peer)
-
-    def _to_owner(self, msg: Message) -> None:
-        key = (msg["n"], msg["p"])
-        entry = self.remote.get(key)
-        if entry is None or entry[0].broken:
-            if msg["k"] != "leave":  # the room moved or failed: the relay reconnects its client
-                self.streams.send(
-                    msg["n"], {"k": "close", "p": msg["p"], "c": codes.MOVED, "m": MOVED_MESSAGE}
-                )
-            self.remote.pop(key, None)
-            return
-        room, pid, peer = entry
-        if msg["k"] == "cmd":
-            self.metrics.forward_latency.observe(max(0.0, time.time() - float(msg["t"])))
-            room.command(pid, msg["i"], msg["b"])
-        elif msg["k"] == "act":
-            room.act(pid, msg["i"], msg["a"])
-        elif msg["k"] == "resync":
-            room.resync(pid)
-        elif msg["k"] == "leave":
-            del self.remote[key]
-            peer.gone = True
-            room.leave(pid, undelivered=bool(msg.get("u")))
-
-    async def _call(self, msg: Message) -> None:
-        assert self.rooms is not None
-        reply: Message = {"k": "result", "q": msg["q"]}
-        handler = self.handlers.get(msg.get("op", ""))
-        try:
-            if handler is not None:  # node-wide: no room
-                reply["v"] = await handler(msg.get("a") or {})
-                self.streams.send(msg["n"], reply)
-                return
-            value = await self.rooms.run_op(msg.get("op", "rematch"), msg["r"], msg.get("a") or {})
-            if msg.get("op", "rematch") == "rematch":
-                new = self.rooms.live.get(value["room"])
-                if new is not None:
-                    await self.publish([new])
-                value = {**value, "node": self.id}
-            reply["v"] = value
-        except RoomRefusal as exc:
-            reply["e"] = [exc.code, exc.message]
-        except StoreError as exc:
-            reply["e"] = [codes.UNAVAILABLE, str(exc)]
-        self.streams.send(msg["n"], reply)
 
     # -- the tick --------------------------------------------------------------------
 
@@ -600,19 +496,20 @@ class Node:
     async def _drop_dead_relays(self) -> None:
         """Peers relayed by a node whose heartbeat stopped, or by an earlier process of a
         node that restarted, have left (they cannot say so)."""
-        for key in [k for k, (_, _, peer) in self.remote.items() if peer.closed]:
-            self.remote.pop(key, None)
-        nodes = sorted({node for node, _ in self.remote})
+        remote = self.owned.remote
+        for key in [k for k, (_, _, peer) in remote.items() if peer.closed]:
+            remote.pop(key, None)
+        nodes = sorted({node for node, _ in remote})
         try:  # bounded: the next tick's renewal waits on this one
             running = await asyncio.wait_for(self.leases.alive(nodes), self.lease)
         except TimeoutError as exc:
             raise StoreUnavailable("relay heartbeats not read within a lease") from exc
-        for key, (room, pid, peer) in list(self.remote.items()):
+        for key, (room, pid, peer) in list(remote.items()):
             current = running.get(key[0], ANY_INCARNATION)
             if current is None or restarted(peer.incarnation, current):
                 log.warning("node %s: relay node %s is silent or restarted; its peer %s left",
                             self.id, *key)  # fmt: skip
-                del self.remote[key]
+                del remote[key]
                 peer.gone = True
                 room.leave(pid)
                 # were it alive after all (a late heartbeat), its client must not wait on

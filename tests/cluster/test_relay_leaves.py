@@ -220,12 +220,12 @@ async def test_the_owner_lets_go_of_the_peers_of_a_relays_earlier_process(redis_
         old = RemotePeer(node.streams, "relay-x", 5, "rollhouse.v1.json", "first-process")
         new = RemotePeer(node.streams, "relay-x", 6, "rollhouse.v1.json", "second-process")
         room = LeftRoom()
-        node.remote[("relay-x", 5)] = (room, 11, old)  # type: ignore[assignment]
-        node.remote[("relay-x", 6)] = (room, 12, new)  # type: ignore[assignment]
+        node.owned.remote[("relay-x", 5)] = (room, 11, old)  # type: ignore[assignment]
+        node.owned.remote[("relay-x", 6)] = (room, 12, new)  # type: ignore[assignment]
         await node.client.set("rollhouse:node:relay-x:alive", "second-process")
         await node._drop_dead_relays()
         assert room.left == [(11, False)] and old.gone and not new.gone
-        assert list(node.remote) == [("relay-x", 6)]
+        assert list(node.owned.remote) == [("relay-x", 6)]
     finally:
         await node.close()
         await store.close()
@@ -301,11 +301,11 @@ async def test_a_node_without_a_renewal_for_a_lease_refuses_relayed_hellos(
     client = aioredis.Redis.from_url(redis_url)
     try:
         node.last_renewed = time.monotonic() - 2 * node.lease
-        node._hello({"k": "hello", "n": "relay-node", "p": 1, "r": "r-gone"})
+        node.owned.hello({"k": "hello", "n": "relay-node", "p": 1, "r": "r-gone"})
         node.last_renewed = time.monotonic()
-        node._hello({"k": "hello", "n": "relay-node", "p": 2, "r": "r-gone"})
+        node.owned.hello({"k": "hello", "n": "relay-node", "p": 2, "r": "r-gone"})
         for _attempt in range(100):  # the second is loaded aside
-            if not node.joining:
+            if not node.owned.joining:
                 break
             await asyncio.sleep(0.02)
         await node.streams.flush()
