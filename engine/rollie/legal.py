@@ -29,8 +29,9 @@ def awaiting(state: State) -> frozenset[int]:
     return frozenset()
 
 
-IDLE, ROLLING, DECIDING = (0,), (1,), (2,)
-"""The heads of :func:`legal_inputs`' answers (one tuple each, so compared by identity)."""
+IDLE, ROLLING = (0,), (1,)
+""":func:`legal_inputs` of a seat that is not awaited, and of the roller (a decider's
+answer starts with 2). Small ints, like ``True`` and ``False``, are single objects."""
 
 
 def legal_inputs(state: State, seat: int) -> tuple[object, ...]:
@@ -46,7 +47,7 @@ def legal_inputs(state: State, seat: int) -> tuple[object, ...]:
     if state.phase == "rolling":
         return ROLLING
     may = takeable(state, seat)
-    return (DECIDING, *(v in may for v in TABLE.values))
+    return (2, *(v in may for v in TABLE.values))
 
 
 def legal_commands(state: State, seat: int) -> list[Roll | Take | Secure]:
