@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import inspect
 import os
-from collections.abc import AsyncIterator, Awaitable, Callable
+import time
+from collections import deque
+from collections.abc import AsyncIterator, Awaitable, Callable, Generator
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +35,9 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 VIEWPORT = {"width": 1366, "height": 860}
+TRACE_LINES = 150
+"""What a page's trace keeps (its latest console lines and websocket frames)."""
+CALL_FAILED = pytest.StashKey[bool]()
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -49,6 +54,49 @@ def pytest_collectstart(collector: pytest.Collector) -> None:
         tests = [f for name, f in vars(collector.obj).items() if name.startswith("test_")]
         if any(inspect.iscoroutinefunction(f) for f in tests):
             collector.add_marker(pytest.mark.asyncio(loop_scope="module"))
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, Any, Any]:
+    """Whether the test itself failed, for the fixtures' teardown (:func:`new_page`)."""
+    report = yield
+    if report.when == "call":
+        item.stash[CALL_FAILED] = report.failed
+    return report
+
+
+def trace(page: Any, name: str | None, start: float) -> deque[str]:
+    """The page's latest console lines and websocket frames (each cut to 300 characters;
+    seconds since ``start``, shared by a test's pages), printed when the test fails: a
+    wait that timed out then says what each page saw."""
+    lines: deque[str] = deque(maxlen=TRACE_LINES)
+
+    def note(what: str) -> None:
+        lines.append(f"{time.monotonic() - start:7.3f} {name}: {what[:300]}")
+
+    page.on("console", lambda msg: note(f"console.{msg.type}: {msg.text}"))
+
+    def navigated(frame: Any) -> None:
+        if frame.parent_frame is None:
+            note(f"page {frame.url}")
+
+    page.on("framenavigated", navigated)
+
+    def socket(ws: Any) -> None:
+        note(f"ws open {ws.url}")
+        ws.on("framesent", lambda data: note(f"ws -> {data!r}"))
+        ws.on("framereceived", lambda data: note(f"ws <- {data!r}"))
+        ws.on("close", lambda _ws: note("ws closed"))
+
+    page.on("websocket", socket)
+    return lines
+
+
+def traced(traces: list[deque[str]]) -> str:
+    """Pages' traces merged in time order (each line starts with its time, padded)."""
+    return "\n".join(sorted(line for lines in traces for line in lines))
 
 
 def require_chromium() -> None:
@@ -99,13 +147,16 @@ NewPage = Callable[..., Awaitable[Any]]
 
 
 @pytest_asyncio.fixture(loop_scope="module")
-async def new_page(browser: Any) -> AsyncIterator[NewPage]:
+async def new_page(browser: Any, request: pytest.FixtureRequest) -> AsyncIterator[NewPage]:
     """A page in a fresh context (own localStorage), with a player name and a language.
 
-    Page errors (uncaught exceptions) are collected and fail the test at teardown.
+    Page errors (uncaught exceptions) are collected and fail the test at teardown. When
+    the test fails, each page's trace (:func:`trace`) is printed.
     """
     errors: list[str] = []
     contexts: list[Any] = []
+    traces: list[deque[str]] = []
+    start = time.monotonic()
 
     async def make(name: str | None = None, lang: str = "en", locale: str = "en-US") -> Any:
         context = await browser.new_context(viewport=VIEWPORT, locale=locale)
@@ -121,9 +172,12 @@ async def new_page(browser: Any) -> AsyncIterator[NewPage]:
         contexts.append(context)
         page = await context.new_page()
         page.on("pageerror", lambda exc: errors.append(f"{name}: {exc}"))
+        traces.append(trace(page, name, start))
         return page
 
     yield make
+    if request.node.stash.get(CALL_FAILED, False):
+        print(traced(traces))
     for context in contexts:
         await context.close()
     assert not errors, f"uncaught errors in the pages: {errors}"

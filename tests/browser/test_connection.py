@@ -4,10 +4,11 @@ dropped connections, lost commands, gaps."""
 from __future__ import annotations
 
 import asyncio
+import time
 
 import pytest
 
-from tests.browser.conftest import NewPage
+from tests.browser.conftest import NewPage, trace, traced
 from tests.browser.helpers import ROLL, SECURE, my_seat, table_url
 from tests.support.server import LiveServer
 
@@ -121,6 +122,8 @@ async def test_of_two_tabs_on_one_seat_one_keeps_it_and_the_other_stops(
     room = (await live_server.create_room("rollie", 2, room={"clock": 0, "bots": 1}))["room"]
     context = await browser.new_context(locale="en-US")  # type: ignore[attr-defined]
     first, second = await context.new_page(), await context.new_page()
+    start = time.monotonic()
+    traces = [trace(first, "first", start), trace(second, "second", start)]
     await first.goto(table_url(live_server.url, room))
     seat = await my_seat(first)
     await second.goto(table_url(live_server.url, room))
@@ -137,7 +140,7 @@ async def test_of_two_tabs_on_one_seat_one_keeps_it_and_the_other_stops(
     done, waiting = await asyncio.wait(said, timeout=30, return_when=asyncio.FIRST_COMPLETED)
     for task in waiting:
         task.cancel()
-    assert done, "neither tab said another tab took its seat"
+    assert done, "neither tab said another tab took its seat:\n" + traced(traces)
     loser = said[next(iter(done))]
     winner = second if loser is first else first
     if loser is second:
