@@ -12,20 +12,40 @@ elsewhere) stays in :class:`server.cluster.node.Node`.
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable, Coroutine
+from typing import TYPE_CHECKING, Any, Protocol
 
 from protocol import errors as codes
-from server.cluster.relay import Message, RemotePeer, hello_of, sender
+from server.cluster.relay import Message, RemotePeer, Streams, hello_of, sender
 from server.errors import RoomRefusal
+from server.metrics import Metrics
 from server.room.ownership import RoomElsewhere
 from server.store import StoreError
 
 if TYPE_CHECKING:
-    from server.cluster.node import Node
+    from server.room.rooms import Rooms
     from server.room.shell import Room
 
 MOVED_MESSAGE = "the room moved to another node; reconnect"
 UNREACHABLE_MESSAGE = "this node cannot reach the store; reconnect"
+
+
+class Node(Protocol):
+    """What the owner side uses of its node (:class:`server.cluster.node.Node`)."""
+
+    id: str
+    rooms: Rooms | None
+    streams: Streams
+    metrics: Metrics
+    lets_go: bool
+    draining: bool
+    handlers: dict[str, Callable[[dict[str, Any]], Awaitable[Any]]]
+
+    def renewing(self) -> bool: ...
+
+    def spawn(self, work: Coroutine[Any, Any, None]) -> None: ...
+
+    async def publish(self, rooms: list[Room]) -> None: ...
 
 
 class Owned:
