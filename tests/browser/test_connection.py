@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from typing import Any
 
 import pytest
 
@@ -112,6 +113,37 @@ async def test_server_drop_resumes_with_patches_and_a_gap_resyncs(
         "window.rollhouse.view.game"
     )
     assert await ana.evaluate("window.rollhouse.view.game.round") != 99
+
+
+async def test_a_seat_lost_while_the_first_welcome_loads_says_so(
+    live_server: LiveServer, browser: object
+) -> None:
+    """The first welcome's work (the game's module, the room's info) takes a while; a
+    ``room/replaced`` that comes meanwhile stays on the page once that work is done.
+    (It was cleared then: under the suite's load the older of two tabs, or a removed
+    player, was left with no message; the room's info is held here to make it certain.)"""
+    room = (await live_server.create_room("rollie", 2, room={"clock": 0, "bots": 1}))["room"]
+    context = await browser.new_context(locale="en-US")  # type: ignore[attr-defined]
+    first = await context.new_page()
+    held, release = asyncio.Event(), asyncio.Event()
+
+    async def hold(route: Any) -> None:
+        held.set()
+        await release.wait()
+        await route.continue_()
+
+    await first.route(lambda url: f"/api/rooms/{room}" in url, hold)
+    await first.goto(table_url(live_server.url, room))
+    await asyncio.wait_for(held.wait(), 20)  # welcomed, and loading the room's info
+    seat = await first.evaluate("window.rollhouse.seat")
+    second = await context.new_page()
+    await second.goto(table_url(live_server.url, room))
+    assert await my_seat(second) == seat
+    await first.wait_for_selector("[data-testid=connection-status][data-state=closed]")
+    release.set()
+    await first.wait_for_function("window.rollhouse.view !== null")
+    await first.get_by_test_id("fatal-message").get_by_text("another tab").wait_for(timeout=10_000)
+    await context.close()
 
 
 async def test_of_two_tabs_on_one_seat_one_keeps_it_and_the_other_stops(

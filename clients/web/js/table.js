@@ -584,6 +584,9 @@ async function start() {
     render();
   });
   client.on("welcome", async (msg) => {
+    // now, not after the awaits below: an error that comes while they run (the seat taken
+    // by another tab, the host's removal) is newer than this welcome and must stay shown
+    if (!switchedToWatch) fatal = null;
     if (!game || game.name !== msg.game) {
       game = await loadGame(msg.game);
       // a private table's history: with the player's session (or the code we came with)
@@ -597,7 +600,6 @@ async function start() {
         gameTitle = msg.game;
       }
     }
-    if (!switchedToWatch) fatal = null;
     for (const change of early.splice(0)) onView(change);
     render();
     readStory(); // a return reads what happened while away
