@@ -42,7 +42,14 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from clients.bench.proc import free_port
-from clients.soak.redis_cluster import LAUNCH_TRIES, PortTaken, RedisCluster, pick_ports
+from clients.soak.redis_cluster import (
+    LAUNCH_TRIES,
+    NotWhole,
+    PortTaken,
+    RedisCluster,
+    log,
+    pick_ports,
+)
 
 EVERYONE = "*"
 CHUNK = 65536
@@ -229,8 +236,9 @@ class ProxiedCluster(RedisCluster):
                 await asyncio.to_thread(self.stop)
                 await self.close_links()
                 self.processes, self.client_links, self.bus_links, self.node_links = {}, {}, {}, {}
-                if not isinstance(exc, PortTaken) or attempt == LAUNCH_TRIES - 1:
+                if not isinstance(exc, PortTaken | NotWhole) or attempt == LAUNCH_TRIES - 1:
                     raise
+                log.warning("a new Redis Cluster did not start (%s); again on fresh ports", exc)
         raise AssertionError("unreachable")
 
     def announced(self, port: int) -> str:

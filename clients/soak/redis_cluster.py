@@ -26,6 +26,7 @@ pytest fixtures over it are in tests/support/redis_cluster.py.
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import shutil
 import signal
@@ -39,6 +40,8 @@ import redis
 from redis.cluster import RedisCluster as SyncCluster
 
 NODE_TIMEOUT_MS = 1000
+log = logging.getLogger("rollhouse.soak")
+
 START_TIMEOUT = 30.0
 STOP_TIMEOUT = 5.0
 MASTERS = 3
@@ -85,6 +88,10 @@ class NoRedis(RuntimeError):
 class PortTaken(RuntimeError):
     """A member exited before it answered: its port (or its bus port) was taken between
     the pick and the bind (another process picking ports at the same time)."""
+
+
+class NotWhole(RuntimeError):
+    """The cluster did not become whole in time (the message says what was missing)."""
 
 
 LAUNCH_TRIES = 3
@@ -183,11 +190,12 @@ class RedisCluster:
             try:
                 self._make()
                 return
-            except PortTaken:
+            except (PortTaken, NotWhole) as exc:
                 self.stop()
                 self.processes = {}
                 if attempt == LAUNCH_TRIES - 1:
                     raise
+                log.warning("a new Redis Cluster did not start (%s); again on fresh ports", exc)
 
     def _make(self) -> None:
         """Start the six members on ``self.ports``, create the cluster, wait until whole."""
@@ -257,26 +265,32 @@ class RedisCluster:
         """Wait until every running node says the cluster is ok, with three masters that
         each have a replica in sync."""
         deadline = time.monotonic() + timeout
+        missing = "not asked yet"
         while time.monotonic() < deadline:
-            with contextlib.suppress(redis.RedisError, OSError):
-                if self._whole():
-                    return
+            try:
+                missing = self._missing()
+            except (redis.RedisError, OSError) as exc:
+                missing = f"{type(exc).__name__}: {exc}"
+            if not missing:
+                return
             time.sleep(0.1)
-        raise RuntimeError("the Redis Cluster did not become whole")
+        raise NotWhole(f"the Redis Cluster did not become whole in {timeout:g} s: {missing}")
 
-    def _whole(self) -> bool:
+    def _missing(self) -> str:
+        """What keeps the cluster from being whole now ("": nothing)."""
         masters = 0
         for port in self.running():
-            if self.cluster_info(port).get("cluster_state") != "ok":
-                return False
+            state = self.cluster_info(port).get("cluster_state")
+            if state != "ok":
+                return f"member {port} says the cluster is {state}"
             replication = self.replication(port)
             if replication.get("role") == "master":
                 masters += 1
                 if int(str(replication.get("connected_slaves", 0))) < 1:
-                    return False
+                    return f"master {port} has no replica connected"
             elif replication.get("master_link_status") != "up":
-                return False
-        return masters == MASTERS
+                return f"replica {port}'s link to its master is {replication.get('master_link_status')}"
+        return "" if masters == MASTERS else f"{masters} masters, not {MASTERS}"
 
     def master_of(self, key: str) -> int:
         """The port of the master serving ``key``'s slot now."""
