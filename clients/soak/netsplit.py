@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import random
 import time
 from collections.abc import Iterable
@@ -47,9 +48,10 @@ from clients.soak.redis_cluster import (
     NotWhole,
     PortTaken,
     RedisCluster,
-    log,
     pick_ports,
 )
+
+log = logging.getLogger("rollhouse.soak")
 
 EVERYONE = "*"
 CHUNK = 65536

@@ -39,9 +39,9 @@ from typing import Any
 import redis
 from redis.cluster import RedisCluster as SyncCluster
 
-NODE_TIMEOUT_MS = 1000
 log = logging.getLogger("rollhouse.soak")
 
+NODE_TIMEOUT_MS = 1000
 START_TIMEOUT = 30.0
 STOP_TIMEOUT = 5.0
 MASTERS = 3

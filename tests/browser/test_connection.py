@@ -162,7 +162,8 @@ async def test_of_two_tabs_on_one_seat_one_keeps_it_and_the_other_stops(
     assert await my_seat(second) == seat  # same localStorage: same seat token
     # One tab keeps the seat; the other says why and stops. That is the newer tab, unless
     # the older one's socket was reconnecting as the newer came: its hello then came last
-    # and replaced the newer (seen once under CI's load, never reproduced here).
+    # and replaced the newer. (The one failure seen under CI's load was the page hiding
+    # its message: test_a_seat_lost_while_the_first_welcome_loads_says_so.)
     said = {
         asyncio.create_task(
             page.get_by_test_id("fatal-message").get_by_text("another tab").wait_for()
